@@ -1,0 +1,35 @@
+#include <iostream>
+
+#include "commands.hpp"
+#include "sarfuse/bench.hpp"
+#include "sarfuse/error.hpp"
+
+namespace sarfuse::cli {
+
+void add_bench(CLI::App& app) {
+  auto* cmd = app.add_subcommand("bench", "time the focusing chain per stage against the FFTs alone");
+  static std::string backend = "cpu", size = "4096x4096", planning = "estimate";
+  static BenchOptions opt;
+  cmd->add_option("--backend", backend, "cpu")->capture_default_str();
+  cmd->add_option("--size", size, "AZIMUTHxRANGE")->capture_default_str();
+  cmd->add_option("--threads", opt.threads, "threads (0: all cores)");
+  cmd->add_option("--repeats", opt.repeats, "timed runs (median reported)")->capture_default_str();
+  cmd->add_option("--fft-planning", planning, "estimate or measure")->capture_default_str();
+  cmd->callback([] {
+    if (backend != "cpu") throw Error("--backend " + backend + ": this build benchmarks the cpu backend only");
+    const auto x = size.find('x');
+    try {
+      if (x == std::string::npos) throw std::invalid_argument(size);
+      opt.lines = std::stoul(size.substr(0, x));
+      opt.samples = std::stoul(size.substr(x + 1));
+    } catch (const std::exception&) {
+      throw Error("--size '" + size + "': expected AZIMUTHxRANGE, e.g. 4096x4096");
+    }
+    if (opt.repeats < 1) throw Error("--repeats: expected at least 1");
+    if (planning == "measure") opt.fft_planning = FftPlanning::measure;
+    else if (planning != "estimate") throw Error("--fft-planning: expected estimate or measure");
+    std::cout << bench_cpu(opt);
+  });
+}
+
+}  // namespace sarfuse::cli

@@ -1,0 +1,39 @@
+#include <filesystem>
+#include <iostream>
+
+#include "commands.hpp"
+#include "focus_options.hpp"
+#include "sarfuse/io.hpp"
+#include "sarfuse/quality.hpp"
+#include "sarfuse/simulate.hpp"
+#include "workflow.hpp"
+
+namespace sarfuse::cli {
+
+void add_demo(CLI::App& app) {
+  auto* cmd = app.add_subcommand("demo", "simulate the default 5-target scene, focus it, analyse it");
+  static std::string out = "out/demo";
+  static FocusArgs args;
+  cmd->add_option("--out", out, "output folder")->capture_default_str();
+  args.add_to(cmd);
+  cmd->callback([] {
+    std::filesystem::create_directories(out);
+    const ParamsFile p = default_scene();
+    const std::string scene = out + "/scene.json", raw = out + "/raw.npy", slc = out + "/slc.npy",
+                      png = out + "/slc.png", report = out + "/report.json";
+    write_text_file(scene, to_json_text(p));
+    write_npy(raw, simulate(p.radar, *p.scene, args.threads));
+    const FocusedProduct r = focus_file(raw, "", p.radar, args.resolve(), slc, png, 50.0);
+    const auto q = analyze_targets(r.slc, p.radar, p.scene->targets);
+    write_text_file(report, quality_to_json(q));
+    std::cout << "sarfuse demo: " << p.scene->azimuth_lines << " x " << p.scene->range_samples << ", "
+              << p.scene->targets.size() << " point targets, SNR " << *p.scene->snr_db << " dB; focused on "
+              << to_string(r.options.backend) << " (" << to_string(r.options.precision) << ") in " << r.times.total
+              << " s\n\n"
+              << format_quality_table(q) << "\n"
+              << "theory (uniform aperture, no window): PSLR -13.26 dB, 3 dB width 0.886/bandwidth\n"
+              << "wrote " << scene << ", " << raw << ", " << slc << " (+ .json), " << png << ", " << report << "\n";
+  });
+}
+
+}  // namespace sarfuse::cli

@@ -1,0 +1,14 @@
+// The CLI: a thin shell over the library. Each sub-command registers itself on the app and runs
+// through a callback; library errors (sarfuse::Error) reach main(), which prints them and exits 2.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace sarfuse::cli {
+void add_simulate(CLI::App& app);
+void add_focus(CLI::App& app);
+void add_analyze(CLI::App& app);
+void add_compare(CLI::App& app);
+void add_info(CLI::App& app);
+void add_demo(CLI::App& app);
+void add_bench(CLI::App& app);
+}  // namespace sarfuse::cli

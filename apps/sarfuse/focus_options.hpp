@@ -1,0 +1,48 @@
+// Focusing options shared by `focus` and `demo`.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "sarfuse/error.hpp"
+#include "sarfuse/plan.hpp"
+
+namespace sarfuse::cli {
+
+struct FocusArgs {
+  std::string backend = "auto", precision = "fp32", range_window = "none", azimuth_window = "none", src = "auto";
+  std::string fft_planning = "estimate";
+  double azimuth_bandwidth = 0;
+  int rcmc_taps = 8;
+  int threads = 0;
+
+  void add_to(CLI::App* cmd) {
+    cmd->add_option("--backend", backend, "auto, cpu or cuda")->capture_default_str();
+    cmd->add_option("--precision", precision, "fp32 or fp64 (the reference)")->capture_default_str();
+    cmd->add_option("--range-window", range_window, "none, hamming[:alpha], kaiser[:beta]")->capture_default_str();
+    cmd->add_option("--azimuth-window", azimuth_window, "none, hamming[:alpha], kaiser[:beta]")->capture_default_str();
+    cmd->add_option("--azimuth-bandwidth", azimuth_bandwidth, "processed Doppler bandwidth (Hz, default: the PRF)");
+    cmd->add_option("--rcmc-taps", rcmc_taps, "windowed-sinc RCMC interpolator length")->capture_default_str();
+    cmd->add_option("--src", src, "secondary range compression: auto, on, off")->capture_default_str();
+    cmd->add_option("--threads", threads, "CPU threads (0: all cores)")->capture_default_str();
+    cmd->add_option("--fft-planning", fft_planning, "FFTW planning: estimate (deterministic) or measure")
+        ->capture_default_str();
+  }
+
+  FocusOptions resolve() const {
+    FocusOptions o;
+    o.backend = parse_backend(backend);
+    o.precision = parse_precision(precision);
+    o.range_window = Window::parse(range_window);
+    o.azimuth_window = Window::parse(azimuth_window);
+    o.azimuth_bandwidth_hz = azimuth_bandwidth;
+    o.rcmc_taps = rcmc_taps;
+    o.src = parse_src_mode(src);
+    o.threads = threads;
+    if (fft_planning == "estimate") o.fft_planning = FftPlanning::estimate;
+    else if (fft_planning == "measure") o.fft_planning = FftPlanning::measure;
+    else throw Error("--fft-planning: expected estimate or measure (got '" + fft_planning + "')");
+    return o;
+  }
+};
+
+}  // namespace sarfuse::cli

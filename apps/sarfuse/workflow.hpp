@@ -1,0 +1,57 @@
+// Glue shared by sub-commands: file in -> plan -> focus -> product files out.
+#pragma once
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <unistd.h>
+
+#include "sarfuse/error.hpp"
+#include "sarfuse/io.hpp"
+#include "sarfuse/plan.hpp"
+
+namespace sarfuse::cli {
+
+inline bool stderr_is_terminal() { return ::isatty(2) == 1; }
+
+inline void require_distinct(const std::string& input, const std::string& output) {
+  namespace fs = std::filesystem;
+  std::error_code ec1, ec2;
+  if (fs::weakly_canonical(input, ec1) == fs::weakly_canonical(output, ec2))
+    throw Error("output '" + output + "' is the input file; choose another output path");
+}
+
+struct FocusedProduct {
+  ComplexImage slc;
+  ProductGeometry geometry;
+  StageTimes times;
+  FocusOptions options;
+};
+
+// Reads raw samples, focuses them and writes the SLC (+ its .json sidecar and an optional PNG).
+// Outputs are checked before any work, and written atomically after it.
+inline FocusedProduct focus_file(const std::string& raw_path, const std::string& var, const RadarParams& radar,
+                                 const FocusOptions& options, const std::string& out_path,
+                                 const std::string& png_path, double png_range_db) {
+  require_distinct(raw_path, out_path);
+  check_output_path(out_path);
+  if (!png_path.empty()) check_output_path(png_path);
+  const bool tty = stderr_is_terminal();
+  if (tty) std::cerr << "sarfuse: reading " << raw_path << "\r" << std::flush;
+  const RawData raw = read_raw(raw_path, var);
+  Plan plan = make_plan(radar, raw.lines, raw.samples, options);
+  if (tty) std::cerr << "sarfuse: focusing " << raw.lines << " x " << raw.samples << " on " << to_string(plan.backend())
+                     << " (" << plan.options().threads << " threads)...\r" << std::flush;
+  FocusedProduct p;
+  plan.focus(raw.view(), p.slc);
+  p.geometry = plan.geometry();
+  p.times = plan.last_times();
+  p.options = plan.options();
+  write_npy(out_path, p.slc);
+  write_text_file(out_path + ".json",
+                  product_sidecar_json(radar, p.options, p.geometry, raw.lines, raw.samples, raw_path));
+  if (!png_path.empty()) write_png(png_path, p.slc, png_range_db);
+  if (tty) std::cerr << "\33[2K\r" << std::flush;
+  return p;
+}
+
+}  // namespace sarfuse::cli

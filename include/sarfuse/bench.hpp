@@ -1,0 +1,22 @@
+// sarfuse: benchmarks (speed only; correctness lives in the tests).
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "sarfuse/plan.hpp"
+
+namespace sarfuse {
+
+struct BenchOptions {
+  std::size_t lines = 4096, samples = 4096;
+  int threads = 0;
+  int repeats = 7;
+  FftPlanning fft_planning = FftPlanning::estimate;
+};
+
+// Times the whole CPU RDA per stage (median of `repeats` after a warm-up) on random non-zero data,
+// and, in the same run, the FFTs alone (FFTW, the same four transforms, same threads). Returns a
+// printable report.
+std::string bench_cpu(const BenchOptions& options);
+
+}  // namespace sarfuse

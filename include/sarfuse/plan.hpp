@@ -1,0 +1,97 @@
+// sarfuse: focusing plans. Like FFTW: make_plan() precomputes filters, FFT plans, tables and
+// buffers once; Plan::focus() executes, as many times as wanted, with no allocation.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "sarfuse/image.hpp"
+#include "sarfuse/params.hpp"
+
+namespace sarfuse {
+
+enum class Backend { automatic, cpu, cuda };
+enum class Precision { fp32, fp64 };
+enum class SrcMode { automatic, on, off };  // automatic: on when the Doppler centroid is not 0
+enum class FftPlanning { estimate, measure };
+
+// Spectral weighting window. Parsed from "none", "hamming", "hamming:0.54", "kaiser:2.5".
+struct Window {
+  enum class Kind { none, hamming, kaiser };
+  Kind kind = Kind::none;
+  double param = 0;  // Kaiser beta or Hamming alpha
+  static Window parse(const std::string& text);  // throws Error naming the text
+  std::string to_string() const;
+  // Weight at x in [-0.5, 0.5] (x = frequency offset / processed bandwidth); 0 outside.
+  double weight(double x) const;
+};
+
+struct FocusOptions {
+  Backend backend = Backend::automatic;
+  Precision precision = Precision::fp32;
+  Window range_window;
+  Window azimuth_window;
+  double azimuth_bandwidth_hz = 0;  // processed Doppler bandwidth around the centroid; 0 = the PRF
+  int rcmc_taps = 8;                // even, 4..32
+  SrcMode src = SrcMode::automatic;
+  int threads = 0;  // 0 = all cores
+  FftPlanning fft_planning = FftPlanning::estimate;  // estimate: deterministic plans, instant
+};
+
+// Where the focused product sits (zero-Doppler geometry).
+struct ProductGeometry {
+  double eta_first_s = 0;          // zero-Doppler time of row 0
+  double azimuth_spacing_s = 0;    // 1/PRF
+  double near_range_m = 0;         // slant range of column 0
+  double range_spacing_m = 0;
+  std::size_t first_full_column = 0;  // [first, last): columns whose whole replica lies in the record
+  std::size_t last_full_column = 0;
+  bool src_applied = false;
+};
+
+// Wall time of each step of the last focus() call, seconds.
+struct StageTimes {
+  double range_compress = 0;  // load/convert, range FFT, x matched filter
+  double azimuth_fft = 0;
+  double range_doppler = 0;   // SRC, range IFFT, RCMC, azimuth filter (one pass per Doppler row)
+  double azimuth_ifft = 0;
+  double total = 0;
+};
+
+class PlanImpl;
+
+class Plan {
+ public:
+  Plan(std::unique_ptr<PlanImpl> impl);
+  Plan(Plan&&) noexcept;
+  Plan& operator=(Plan&&) noexcept;
+  ~Plan();
+
+  // raw: lines() x samples() samples of any SampleType; slc is resized only if its shape differs.
+  void focus(const RawView& raw, ComplexImage& slc);
+
+  std::size_t lines() const;
+  std::size_t samples() const;
+  std::size_t range_fft_size() const;
+  Backend backend() const;
+  const ProductGeometry& geometry() const;
+  const StageTimes& last_times() const;
+  const RadarParams& radar() const;
+  const FocusOptions& options() const;  // as resolved (threads, SRC) by make_plan
+
+ private:
+  std::unique_ptr<PlanImpl> impl_;
+};
+
+Plan make_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
+               const FocusOptions& options = {});
+
+const char* to_string(Backend b);
+const char* to_string(Precision p);
+Backend parse_backend(const std::string& s);
+Precision parse_precision(const std::string& s);
+SrcMode parse_src_mode(const std::string& s);
+
+// The smallest size >= n of the form 2^a 3^b 5^c 7^d (fast for FFTW and for our GPU kernels).
+std::size_t fft_friendly_size(std::size_t n);
+
+}  // namespace sarfuse

@@ -1,0 +1,93 @@
+// make_plan(): resolves options, validates, and hands the work to a backend.
+#include <cmath>
+
+#include "core/plan_impl.hpp"
+#include "core/threads.hpp"
+#include "cpu/rda_cpu.hpp"
+#include "sarfuse/error.hpp"
+#include "sarfuse/plan.hpp"
+
+namespace sarfuse {
+
+Plan::Plan(std::unique_ptr<PlanImpl> impl) : impl_(std::move(impl)) {}
+Plan::Plan(Plan&&) noexcept = default;
+Plan& Plan::operator=(Plan&&) noexcept = default;
+Plan::~Plan() = default;
+
+void Plan::focus(const RawView& raw, ComplexImage& slc) { impl_->focus(raw, slc); }
+std::size_t Plan::lines() const { return impl_->lines; }
+std::size_t Plan::samples() const { return impl_->samples; }
+std::size_t Plan::range_fft_size() const { return impl_->nfft; }
+Backend Plan::backend() const { return impl_->backend; }
+const ProductGeometry& Plan::geometry() const { return impl_->geometry; }
+const StageTimes& Plan::last_times() const { return impl_->times; }
+const RadarParams& Plan::radar() const { return impl_->radar; }
+const FocusOptions& Plan::options() const { return impl_->options; }
+
+std::size_t fft_friendly_size(std::size_t n) {
+  for (std::size_t m = std::max<std::size_t>(n, 1);; ++m) {
+    std::size_t r = m;
+    for (std::size_t p : {2, 3, 5, 7})
+      while (r % p == 0) r /= p;
+    if (r == 1) return m;
+  }
+}
+
+Plan make_plan(const RadarParams& radar, std::size_t lines, std::size_t samples, const FocusOptions& options) {
+  validate(radar, "parameters");
+  validate_shape(radar, lines, samples, "raw data");
+  FocusOptions opt = options;
+  if (opt.rcmc_taps < 2 || opt.rcmc_taps > 32 || opt.rcmc_taps % 2)
+    throw Error("--rcmc-taps: expected an even number in [2, 32] (got " + std::to_string(opt.rcmc_taps) + ")");
+  if (opt.azimuth_bandwidth_hz < 0 || opt.azimuth_bandwidth_hz > radar.prf_hz)
+    throw Error("--azimuth-bandwidth: expected a value in (0, PRF = " + std::to_string(radar.prf_hz) + " Hz]");
+  opt.threads = core::resolve_threads(opt.threads);
+  if (opt.src == SrcMode::automatic) opt.src = radar.doppler_centroid_hz != 0 ? SrcMode::on : SrcMode::off;
+  if (opt.backend == Backend::cuda)
+    throw Error("--backend cuda: this build has no CUDA backend (use --backend cpu or auto)");
+  opt.backend = Backend::cpu;
+
+  const std::size_t nfft = fft_friendly_size(samples + static_cast<std::size_t>(radar.replica_length()) - 1);
+  std::unique_ptr<PlanImpl> impl = cpu::make_cpu_plan(radar, lines, samples, opt, nfft);
+
+  ProductGeometry& g = impl->geometry;
+  g.eta_first_s = -static_cast<double>(lines) / (2.0 * radar.prf_hz);
+  g.azimuth_spacing_s = 1.0 / radar.prf_hz;
+  g.near_range_m = radar.near_range_m;
+  g.range_spacing_m = radar.range_spacing_m();
+  const std::size_t h = static_cast<std::size_t>(radar.replica_half_length());
+  g.first_full_column = h;
+  g.last_full_column = samples > h ? samples - h : h;
+  g.src_applied = opt.src == SrcMode::on;
+  return Plan(std::move(impl));
+}
+
+const char* to_string(Backend b) {
+  switch (b) {
+    case Backend::automatic: return "auto";
+    case Backend::cpu: return "cpu";
+    case Backend::cuda: return "cuda";
+  }
+  return "?";
+}
+const char* to_string(Precision p) { return p == Precision::fp64 ? "fp64" : "fp32"; }
+
+Backend parse_backend(const std::string& s) {
+  if (s == "auto") return Backend::automatic;
+  if (s == "cpu") return Backend::cpu;
+  if (s == "cuda") return Backend::cuda;
+  throw Error("--backend: expected auto, cpu or cuda (got '" + s + "')");
+}
+Precision parse_precision(const std::string& s) {
+  if (s == "fp32") return Precision::fp32;
+  if (s == "fp64") return Precision::fp64;
+  throw Error("--precision: expected fp32 or fp64 (got '" + s + "')");
+}
+SrcMode parse_src_mode(const std::string& s) {
+  if (s == "auto") return SrcMode::automatic;
+  if (s == "on") return SrcMode::on;
+  if (s == "off") return SrcMode::off;
+  throw Error("--src: expected auto, on or off (got '" + s + "')");
+}
+
+}  // namespace sarfuse

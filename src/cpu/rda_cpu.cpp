@@ -1,0 +1,234 @@
+// CPU Range-Doppler focusing. Four passes over the scene, each parallel over rows or column blocks:
+//   1. range_compress:  per pulse: convert samples, zero-pad to nfft, FFT, x range matched filter
+//   2. azimuth_fft:     per column block: gather, FFT along azimuth, scatter (cache-blocked transpose)
+//   3. range_doppler:   per Doppler row: x SRC, range IFFT, RCMC (windowed sinc), x azimuth filter
+//   4. azimuth_ifft:    per column block of the Nr kept columns: gather, IFFT, scatter to the SLC
+// All filter constants come from core/filters (float64); only the data is in T.
+#include "cpu/rda_cpu.hpp"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "core/fft.hpp"
+#include "core/filters.hpp"
+#include "core/geometry.hpp"
+#include "sarfuse/error.hpp"
+
+namespace sarfuse::cpu {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+template <class T>
+void convert_row(const RawView& raw, std::size_t i, std::complex<T>* dst) {
+  const std::size_t n = raw.samples;
+  switch (raw.type) {
+    case SampleType::complex64: {
+      const auto* src = static_cast<const std::complex<float>*>(raw.data) + i * n;
+      for (std::size_t j = 0; j < n; ++j) dst[j] = std::complex<T>(src[j].real(), src[j].imag());
+      break;
+    }
+    case SampleType::complex128: {
+      const auto* src = static_cast<const std::complex<double>*>(raw.data) + i * n;
+      for (std::size_t j = 0; j < n; ++j) dst[j] = std::complex<T>(static_cast<T>(src[j].real()), static_cast<T>(src[j].imag()));
+      break;
+    }
+    case SampleType::int8_iq: {
+      const auto* src = static_cast<const std::int8_t*>(raw.data) + 2 * i * n;
+      for (std::size_t j = 0; j < n; ++j) dst[j] = std::complex<T>(src[2 * j], src[2 * j + 1]);
+      break;
+    }
+    case SampleType::int16_iq: {
+      const auto* src = static_cast<const std::int16_t*>(raw.data) + 2 * i * n;
+      for (std::size_t j = 0; j < n; ++j) dst[j] = std::complex<T>(src[2 * j], src[2 * j + 1]);
+      break;
+    }
+  }
+}
+
+template <class T>
+class CpuRda final : public PlanImpl {
+ public:
+  using cplx = std::complex<T>;
+  static constexpr std::size_t kBlock = 128 / sizeof(cplx);  // columns per azimuth block: 2 cache lines a row
+
+  CpuRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft) {
+    radar = r;
+    options = opt;
+    lines = na;
+    samples = nr;
+    nfft = n_fft;
+    backend = Backend::cpu;
+    threads_ = opt.threads;
+    stride_ = (nfft + 7) / 8 * 8;  // every row 64-byte aligned, as the FFT plans expect
+    work_.resize(lines * stride_);
+    scratch_.resize(static_cast<std::size_t>(threads_) * std::max(stride_, kBlock * lines));
+
+    const auto hr = core::range_matched_filter(radar, nfft, options.range_window);
+    range_filter_.resize(nfft);
+    for (std::size_t m = 0; m < nfft; ++m) range_filter_[m] = cplx(hr[m]);
+    rows_ = core::doppler_rows(radar, lines, samples, options.src == SrcMode::on, options.azimuth_window,
+                               options.azimuth_bandwidth_hz);
+    sinc_ = core::make_sinc_table(options.rcmc_taps);
+    sinc_weights_.assign(sinc_.weights.begin(), sinc_.weights.end());
+
+    const int n = static_cast<int>(nfft), na_i = static_cast<int>(lines);
+    cplx* row0 = work_.data();
+    cplx* s0 = scratch_.data();
+    range_fwd_ = core::FftPlan<T>({n}, core::FftDirection::forward, row0, row0, options.fft_planning);
+    range_inv_ = core::FftPlan<T>({n}, core::FftDirection::inverse, row0, s0, options.fft_planning);
+    const core::FftShape az{na_i, static_cast<int>(kBlock), 1, na_i};
+    az_fwd_ = core::FftPlan<T>(az, core::FftDirection::forward, s0, s0, options.fft_planning);
+    az_inv_ = core::FftPlan<T>(az, core::FftDirection::inverse, s0, s0, options.fft_planning);
+  }
+
+  void focus(const RawView& raw, ComplexImage& slc) override {
+    if (raw.lines != lines || raw.samples != samples)
+      throw Error("focus: raw data is " + std::to_string(raw.lines) + " x " + std::to_string(raw.samples) +
+                  " but the plan was made for " + std::to_string(lines) + " x " + std::to_string(samples));
+    if (slc.lines() != lines || slc.samples() != samples) slc = ComplexImage(lines, samples);
+    const auto t0 = Clock::now();
+    auto t = t0;
+    range_compress(raw);
+    times.range_compress = seconds_since(t);
+    t = Clock::now();
+    azimuth_transform(az_fwd_, nfft, nullptr);
+    times.azimuth_fft = seconds_since(t);
+    t = Clock::now();
+    range_doppler();
+    times.range_doppler = seconds_since(t);
+    t = Clock::now();
+    azimuth_transform(az_inv_, samples, &slc);
+    times.azimuth_ifft = seconds_since(t);
+    times.total = seconds_since(t0);
+  }
+
+ private:
+  cplx* row(std::size_t i) { return work_.data() + i * stride_; }
+  cplx* thread_scratch() {
+    return scratch_.data() + static_cast<std::size_t>(omp_get_thread_num()) * std::max(stride_, kBlock * lines);
+  }
+
+  void range_compress(const RawView& raw) {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (std::size_t i = 0; i < lines; ++i) {
+      cplx* r = row(i);
+      convert_row<T>(raw, i, r);
+      std::fill(r + samples, r + nfft, cplx(0));
+      range_fwd_.execute(r, r);
+      const cplx* h = range_filter_.data();
+      for (std::size_t m = 0; m < nfft; ++m) r[m] *= h[m];
+    }
+  }
+
+  // FFT along azimuth of columns [0, ncols) of the work buffer, in cache-sized column blocks.
+  // With `out`, the result goes to the SLC instead of back into the work buffer.
+  void azimuth_transform(const core::FftPlan<T>& plan, std::size_t ncols, ComplexImage* out) {
+    const std::size_t nblocks = (ncols + kBlock - 1) / kBlock;
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (std::size_t b = 0; b < nblocks; ++b) {
+      cplx* blk = thread_scratch();
+      const std::size_t c0 = b * kBlock;
+      const std::size_t nb = std::min(kBlock, ncols - c0);
+      for (std::size_t i = 0; i < lines; ++i) {
+        const cplx* src = row(i) + c0;
+        for (std::size_t c = 0; c < nb; ++c) blk[c * lines + i] = src[c];
+      }
+      if (nb < kBlock) std::fill(blk + nb * lines, blk + kBlock * lines, cplx(0));
+      plan.execute(blk, blk);
+      for (std::size_t i = 0; i < lines; ++i) {
+        if (out) {
+          std::complex<float>* dst = out->row(i) + c0;
+          for (std::size_t c = 0; c < nb; ++c) dst[c] = std::complex<float>(blk[c * lines + i]);
+        } else {
+          cplx* dst = row(i) + c0;
+          for (std::size_t c = 0; c < nb; ++c) dst[c] = blk[c * lines + i];
+        }
+      }
+    }
+  }
+
+  void range_doppler() {
+    const double df = radar.range_sampling_rate_hz / static_cast<double>(nfft);
+    const int taps = sinc_.taps;
+    const long n = static_cast<long>(nfft);
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (std::size_t k = 0; k < lines; ++k) {
+      const core::DopplerRow& dr = rows_[k];
+      cplx* r = row(k);
+      if (dr.weight == 0.0) {
+        std::fill(r, r + samples, cplx(0));
+        continue;
+      }
+      if (dr.src_inverse_rate != 0.0) apply_src(r, dr.src_inverse_rate, df);
+      cplx* rc = thread_scratch();
+      range_inv_.execute(r, rc);
+
+      // Azimuth filter phasor, advanced by a float64 recurrence (exact to ~1e-12 over a row).
+      std::complex<double> z = std::polar(dr.weight, dr.az_phase0);
+      const std::complex<double> step = std::polar(1.0, dr.az_phase_step);
+      for (std::size_t j = 0; j < samples; ++j) {
+        const double p = dr.rcmc_offset + dr.rcmc_slope * static_cast<double>(j);
+        const double fl = std::floor(p);
+        const long i0 = static_cast<long>(fl) - taps / 2 + 1;
+        const T* w = sinc_weights_.data() + (sinc_.row_for(p - fl) - sinc_.weights.data());
+        cplx acc(0);
+        if (i0 >= 0 && i0 + taps <= n) {
+          const cplx* x = rc + i0;
+          for (int q = 0; q < taps; ++q) acc += x[q] * w[q];
+        } else {  // the row is circular: index modulo nfft, as the linear convolution laid it out
+          for (int q = 0; q < taps; ++q) {
+            long idx = (i0 + q) % n;
+            if (idx < 0) idx += n;
+            acc += rc[idx] * w[q];
+          }
+        }
+        r[j] = acc * cplx(z);
+        z *= step;
+      }
+    }
+  }
+
+  // x exp(-j pi f_r^2 q) over the range spectrum; the phase is quadratic in the bin index, so it is
+  // advanced by a second-order float64 recurrence instead of a sincos per sample. Bins s and n-s
+  // share |f_r| and hence the factor.
+  void apply_src(cplx* r, double q, double df) {
+    const std::size_t half = nfft / 2;
+    const double a = -M_PI * q * df * df;  // phase(s) = a s^2
+    std::complex<double> z(1.0, 0.0);
+    std::complex<double> inc = std::polar(1.0, a);        // z(s+1)/z(s) at s = 0
+    const std::complex<double> inc2 = std::polar(1.0, 2.0 * a);
+    for (std::size_t s = 0; s <= half; ++s) {
+      const cplx f(z);
+      r[s] *= f;
+      if (s != 0 && s != nfft - s && nfft - s < nfft) r[nfft - s] *= f;
+      z *= inc;
+      inc *= inc2;
+    }
+  }
+
+  int threads_ = 1;
+  std::size_t stride_ = 0;
+  AlignedBuffer<cplx> work_;
+  AlignedBuffer<cplx> scratch_;
+  AlignedBuffer<cplx> range_filter_;
+  std::vector<core::DopplerRow> rows_;
+  core::SincTable sinc_;
+  std::vector<T> sinc_weights_;
+  core::FftPlan<T> range_fwd_, range_inv_, az_fwd_, az_inv_;
+};
+
+}  // namespace
+
+std::unique_ptr<PlanImpl> make_cpu_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
+                                        const FocusOptions& opt, std::size_t nfft) {
+  if (opt.precision == Precision::fp64) return std::make_unique<CpuRda<double>>(radar, lines, samples, opt, nfft);
+  return std::make_unique<CpuRda<float>>(radar, lines, samples, opt, nfft);
+}
+
+}  // namespace sarfuse::cpu

@@ -1,0 +1,88 @@
+#include "io/atomic_file.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sarfuse/error.hpp"
+#include "sarfuse/io.hpp"
+
+namespace fs = std::filesystem;
+
+namespace sarfuse::io {
+
+
+
+}  // namespace sarfuse::io
+
+namespace sarfuse {
+void check_output_path(const std::string& path) {
+  if (path.empty()) throw Error("output path is empty");
+  const fs::path p(path);
+  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  const auto st = fs::status(parent, ec);
+  if (!fs::exists(st)) throw Error("cannot write '" + path + "': folder '" + parent.string() + "' does not exist");
+  if (!fs::is_directory(st)) throw Error("cannot write '" + path + "': '" + parent.string() + "' is not a folder");
+  if (fs::is_directory(fs::status(p, ec))) throw Error("cannot write '" + path + "': it is a folder");
+}
+}  // namespace sarfuse
+
+namespace sarfuse::io {
+
+AtomicFile::AtomicFile(const std::string& path) : path_(path) {
+  check_output_path(path);
+  static std::atomic<unsigned> counter{0};
+  temp_ = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  file_ = std::fopen(temp_.c_str(), "wb");
+  if (!file_) throw Error("cannot write '" + path + "': " + std::strerror(errno));
+}
+
+AtomicFile::~AtomicFile() {
+  if (file_) std::fclose(file_);
+  if (!committed_) std::remove(temp_.c_str());
+}
+
+void AtomicFile::write(const void* data, std::size_t bytes) {
+  if (bytes && std::fwrite(data, 1, bytes, file_) != bytes)
+    throw Error("writing '" + path_ + "' failed: " + std::strerror(errno));
+}
+
+void AtomicFile::commit() {
+  const bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
+  const int err = errno;
+  std::fclose(file_);
+  file_ = nullptr;
+  if (!ok) throw Error("writing '" + path_ + "' failed: " + std::strerror(err));
+  if (std::rename(temp_.c_str(), path_.c_str()) != 0)
+    throw Error("cannot rename the finished output to '" + path_ + "': " + std::strerror(errno));
+  committed_ = true;
+}
+
+}  // namespace sarfuse::io
+
+namespace sarfuse {
+
+void write_text_file(const std::string& path, const std::string& text) {
+  io::AtomicFile f(path);
+  f.write(text.data(), text.size());
+  f.commit();
+}
+
+std::string read_text_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
+  if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a folder, expected a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot open: " + std::strerror(errno));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace sarfuse

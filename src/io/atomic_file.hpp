@@ -1,0 +1,27 @@
+// Output files appear complete or not at all: data goes to a temporary file beside the target,
+// which is renamed over it on commit() and removed if the writer is destroyed before that.
+#pragma once
+#include <cstdio>
+#include <string>
+
+namespace sarfuse::io {
+
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path);
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  ~AtomicFile();
+  std::FILE* get() { return file_; }
+  void write(const void* data, std::size_t bytes);
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, temp_;
+  std::FILE* file_ = nullptr;
+  bool committed_ = false;
+};
+
+
+}  // namespace sarfuse::io

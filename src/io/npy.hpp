@@ -1,0 +1,22 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sarfuse/image.hpp"
+
+namespace sarfuse::io {
+
+struct NpyHeader {
+  std::string descr;               // e.g. "<c8"
+  bool fortran_order = false;
+  std::vector<std::uint64_t> shape;
+  std::uint64_t data_offset = 0;   // bytes from the start of the file
+  std::uint64_t file_size = 0;
+};
+
+NpyHeader read_npy_header(const std::string& path);
+// Reads raw samples: complex64/complex128 (Na, Nr) or int8/int16 (Na, Nr, 2).
+RawData read_npy_raw(const std::string& path);
+
+}  // namespace sarfuse::io

@@ -1,0 +1,140 @@
+#include "sarfuse/simulate.hpp"
+
+#include <omp.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/threads.hpp"
+#include "sarfuse/error.hpp"
+
+namespace sarfuse {
+
+namespace {
+
+// Counter-based generator (splitmix64): the noise of sample (i, j) depends only on the seed and
+// its index, so the output is identical for any thread count.
+inline std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+inline double to_unit_open(std::uint64_t x) {  // (0, 1]
+  return (static_cast<double>(x >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+}
+
+// Unit-variance complex Gaussian sample (E|n|^2 = 1), Box-Muller.
+inline std::complex<double> gaussian(std::uint64_t seed, std::uint64_t index) {
+  const std::uint64_t a = splitmix64(seed * 0xD1B54A32D192ED03ull ^ (2 * index));
+  const std::uint64_t b = splitmix64(a ^ (2 * index + 1));
+  const double r = std::sqrt(-std::log(to_unit_open(a)));
+  const double th = 2.0 * M_PI * to_unit_open(b);
+  return {r * std::cos(th), r * std::sin(th)};
+}
+
+inline double sinc(double x) { return x == 0 ? 1.0 : std::sin(M_PI * x) / (M_PI * x); }
+
+}  // namespace
+
+double antenna_weight(const RadarParams& radar, double doppler_hz) {
+  const double u = radar.antenna_length_m * (doppler_hz - radar.doppler_centroid_hz) /
+                   (2.0 * radar.effective_velocity_m_s);
+  if (std::abs(u) >= 1.0) return 0.0;
+  const double s = sinc(u);
+  return s * s;
+}
+
+double beam_centre_offset_s(const RadarParams& radar, double r0) {
+  const double s = radar.wavelength_m() * radar.doppler_centroid_hz / (2.0 * radar.effective_velocity_m_s);
+  return -r0 * s / (std::sqrt(1.0 - s * s) * radar.effective_velocity_m_s);
+}
+
+ComplexImage simulate(const RadarParams& radar, const SceneParams& scene, int threads) {
+  validate(radar, "simulate");
+  validate(scene, radar, "simulate");
+  const std::size_t na = scene.azimuth_lines, nr = scene.range_samples;
+  ComplexImage raw(na, nr);
+  const int nthreads = core::resolve_threads(threads);
+  const double lambda = radar.wavelength_m();
+  const double v = radar.effective_velocity_m_s;
+  const double fs = radar.range_sampling_rate_hz;
+  const double tau0 = 2.0 * radar.near_range_m / kSpeedOfLight;
+  const double half_tp = 0.5 * radar.pulse_duration_s;
+  const double k_r = radar.chirp_rate_hz_per_s;
+
+  std::vector<double> row_power(na, 0.0);
+  std::vector<std::size_t> row_count(na, 0);
+  std::vector<std::complex<double>> acc_all(static_cast<std::size_t>(nthreads) * nr);
+  std::vector<std::uint8_t> mask_all(static_cast<std::size_t>(nthreads) * nr);
+
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+  for (std::size_t i = 0; i < na; ++i) {
+    const int tid = omp_get_thread_num();
+    std::complex<double>* acc = acc_all.data() + static_cast<std::size_t>(tid) * nr;
+    std::uint8_t* mask = mask_all.data() + static_cast<std::size_t>(tid) * nr;
+    std::fill(acc, acc + nr, std::complex<double>(0));
+    std::fill(mask, mask + nr, 0);
+    const double eta = (static_cast<double>(i) - 0.5 * static_cast<double>(na)) / radar.prf_hz;
+    for (const Target& t : scene.targets) {
+      const double dt = eta - t.azimuth_time_s;
+      const double r = std::sqrt(t.range_m * t.range_m + v * v * dt * dt);
+      double weight;
+      if (scene.aperture_s) {
+        const double centre = t.azimuth_time_s + beam_centre_offset_s(radar, t.range_m);
+        weight = std::abs(eta - centre) <= 0.5 * *scene.aperture_s ? 1.0 : 0.0;
+      } else {
+        const double doppler = -2.0 * v * v * dt / (lambda * r);  // instantaneous Doppler
+        weight = antenna_weight(radar, doppler);
+      }
+      if (weight == 0.0) continue;
+      const double delay = 2.0 * r / kSpeedOfLight;
+      // Columns with |tau_j - delay| <= Tp/2.
+      const double jc = (delay - tau0) * fs;
+      const long j0 = std::max(0L, static_cast<long>(std::ceil(jc - half_tp * fs - 1e-9)));
+      const long j1 = std::min(static_cast<long>(nr) - 1, static_cast<long>(std::floor(jc + half_tp * fs + 1e-9)));
+      const double carrier_phase = std::fmod(-4.0 * M_PI * r / lambda + t.phase_rad, 2.0 * M_PI);
+      const double amp = t.amplitude * weight;
+      for (long j = j0; j <= j1; ++j) {
+        const double tt = tau0 + static_cast<double>(j) / fs - delay;
+        if (std::abs(tt) > half_tp) continue;
+        acc[j] += std::polar(amp, carrier_phase + M_PI * k_r * tt * tt);
+        mask[j] = 1;
+      }
+    }
+    double power = 0;
+    std::size_t count = 0;
+    for (std::size_t j = 0; j < nr; ++j) {
+      if (mask[j]) {
+        power += std::norm(acc[j]);
+        ++count;
+      }
+      raw(i, j) = std::complex<float>(acc[j]);
+    }
+    row_power[i] = power;
+    row_count[i] = count;
+  }
+
+  if (scene.snr_db) {
+    double power = 0;
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < na; ++i) {
+      power += row_power[i];
+      count += row_count[i];
+    }
+    // With no echo at all the noise level is relative to unit power.
+    const double signal = count ? power / static_cast<double>(count) : 1.0;
+    const double sigma = std::sqrt(signal / std::pow(10.0, *scene.snr_db / 10.0));
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+    for (std::size_t i = 0; i < na; ++i) {
+      for (std::size_t j = 0; j < nr; ++j) {
+        const std::complex<double> n = gaussian(scene.seed, i * nr + j) * sigma;
+        raw(i, j) = std::complex<float>(std::complex<double>(raw(i, j)) + n);
+      }
+    }
+  }
+  return raw;
+}
+
+}  // namespace sarfuse
