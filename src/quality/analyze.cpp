@@ -132,6 +132,35 @@ struct Peak {
   cd value;
 };
 
+// Band-limited value at the fractional position (row, col), from the 64 x 64 pixels around it: the
+// peak's phase must be read at the refined position, not at the nearest upsampled sample (with a
+// squinted spectrum the phase turns by 2 pi f_dc/PRF per pixel).
+cd value_at(const View& img, double row, double col) {
+  const int M = 64;
+  const long i0 = static_cast<long>(std::floor(row)) - M / 2 + 1, j0 = static_cast<long>(std::floor(col)) - M / 2 + 1;
+  std::vector<cd> block(M * M);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < M; ++j) block[i * M + j] = pixel(img, i0 + i, j0 + j);
+  std::vector<cd> spec = block;
+  fft_many(spec, M, M, 1, M, core::FftDirection::forward);
+  fft_many(spec, M, M, M, 1, core::FftDirection::forward);
+  std::vector<double> er(M, 0.0), ec(M, 0.0);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < M; ++j) {
+      er[i] += std::norm(spec[i * M + j]);
+      ec[j] += std::norm(spec[i * M + j]);
+    }
+  const std::vector<cd> wr = interpolation_weights(M, spectral_centre(er), row - static_cast<double>(i0));
+  const std::vector<cd> wc = interpolation_weights(M, spectral_centre(ec), col - static_cast<double>(j0));
+  cd v = 0;
+  for (int i = 0; i < M; ++i) {
+    cd r = 0;
+    for (int j = 0; j < M; ++j) r += wc[j] * block[i * M + j];
+    v += wr[i] * r;
+  }
+  return v;
+}
+
 // Sub-pixel peak by 2-D upsampling of a patch around the integer peak, refined by a parabola.
 Peak locate_peak(const View& img, long r0, long c0, int u) {
   const int P = 32;
@@ -160,7 +189,14 @@ Peak locate_peak(const View& img, long r0, long c0, int u) {
   Peak p;
   p.row = static_cast<double>(r0 - P / 2) + (bi + di) / u;
   p.col = static_cast<double>(c0 - P / 2) + (bj + dj) / u;
-  p.value = up[bi * N + bj];
+  // Polish on the band-limited function itself: parabolas through exact values, shrinking steps.
+  for (double h = 1.0 / u; h > 1e-4; h /= 8) {
+    const double a0 = std::abs(value_at(img, p.row, p.col));
+    p.row += h * vertex(std::abs(value_at(img, p.row - h, p.col)), a0, std::abs(value_at(img, p.row + h, p.col)));
+    const double b0 = std::abs(value_at(img, p.row, p.col));
+    p.col += h * vertex(std::abs(value_at(img, p.row, p.col - h)), b0, std::abs(value_at(img, p.row, p.col + h)));
+  }
+  p.value = value_at(img, p.row, p.col);
   return p;
 }
 

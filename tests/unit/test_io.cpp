@@ -1,1 +1,153 @@
 #include <gtest/gtest.h>
+#include <matio.h>
+
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+
+#include "sarfuse/error.hpp"
+#include "sarfuse/io.hpp"
+#include "test_util.hpp"
+
+using namespace sarfuse;
+namespace fs = std::filesystem;
+
+// A hand-made .npy file: header text as numpy writes it, then `data`.
+static void write_npy_file(const std::string& path, const std::string& descr, const std::string& shape,
+                           const void* data, std::size_t bytes, bool fortran = false) {
+  std::string h = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
+  h.append((64 - (10 + h.size() + 1) % 64) % 64, ' ');
+  h.push_back('\n');
+  std::ofstream f(path, std::ios::binary);
+  f.write("\x93NUMPY\x01\x00", 8);
+  const char len[2] = {static_cast<char>(h.size() & 0xff), static_cast<char>(h.size() >> 8)};
+  f.write(len, 2);
+  f.write(h.data(), static_cast<std::streamsize>(h.size()));
+  f.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+}
+
+static std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+class Io : public ::testing::Test {
+ protected:
+  std::string dir = test::temp_dir("io");
+  void TearDown() override { fs::remove_all(dir); }
+};
+
+TEST_F(Io, NpyRoundTripComplex64) {
+  ComplexImage img(3, 5);
+  for (std::size_t k = 0; k < img.size(); ++k) img.data()[k] = {static_cast<float>(k), -0.5f * k};
+  write_npy(dir + "/a.npy", img);
+  const ComplexImage back = read_image(dir + "/a.npy");
+  ASSERT_EQ(back.lines(), 3u);
+  ASSERT_EQ(back.samples(), 5u);
+  EXPECT_EQ(std::memcmp(back.data(), img.data(), img.size() * 8), 0);
+  EXPECT_EQ((fs::file_size(dir + "/a.npy") - img.size() * 8) % 64, 0u);  // header padded as numpy does
+  for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().extension(), ".npy") << "temporary left behind";
+}
+
+TEST_F(Io, ReadsComplex128AndIntegerIq) {
+  const std::complex<double> c[4] = {{1, 2}, {3, 4}, {5, 6}, {7, 8}};
+  write_npy_file(dir + "/c16.npy", "<c16", "(2, 2)", c, sizeof c);
+  RawData r = read_raw(dir + "/c16.npy");
+  EXPECT_EQ(r.type, SampleType::complex128);
+  EXPECT_EQ(reinterpret_cast<const std::complex<double>*>(r.bytes.data())[3], c[3]);
+
+  const std::int8_t i8[2 * 3 * 2] = {1, -1, 3, -3, 5, -5, 7, -7, 9, -9, 11, -11};
+  write_npy_file(dir + "/i8.npy", "|i1", "(2, 3, 2)", i8, sizeof i8);
+  r = read_raw(dir + "/i8.npy");
+  EXPECT_EQ(r.type, SampleType::int8_iq);
+  EXPECT_EQ(r.lines, 2u);
+  EXPECT_EQ(r.samples, 3u);
+  EXPECT_EQ(std::memcmp(r.bytes.data(), i8, sizeof i8), 0);
+
+  const std::int16_t i16[2 * 2 * 2] = {1000, -1000, 2, 3, -4, 5, 6, -7};
+  write_npy_file(dir + "/i16.npy", "<i2", "(2, 2, 2)", i16, sizeof i16);
+  r = read_raw(dir + "/i16.npy");
+  EXPECT_EQ(r.type, SampleType::int16_iq);
+  EXPECT_EQ(std::memcmp(r.bytes.data(), i16, sizeof i16), 0);
+}
+
+TEST_F(Io, BadNpyFilesGiveClearErrors) {
+  const float f[8] = {};
+  write_npy_file(dir + "/f4.npy", "<f4", "(2, 4)", f, sizeof f);
+  EXPECT_NE(error_of([&] { read_raw(dir + "/f4.npy"); }).find("dtype '<f4' not supported"), std::string::npos);
+  write_npy_file(dir + "/trunc.npy", "<c8", "(4, 4)", f, sizeof f);
+  EXPECT_NE(error_of([&] { read_raw(dir + "/trunc.npy"); }).find("truncated"), std::string::npos);
+  write_npy_file(dir + "/1d.npy", "<c8", "(4,)", f, sizeof f);
+  EXPECT_NE(error_of([&] { read_raw(dir + "/1d.npy"); }).find("expected (Na, Nr)"), std::string::npos);
+  write_npy_file(dir + "/i8bad.npy", "|i1", "(2, 4)", f, 8);
+  EXPECT_NE(error_of([&] { read_raw(dir + "/i8bad.npy"); }).find("expected (Na, Nr, 2)"), std::string::npos);
+  write_npy_file(dir + "/fo.npy", "<c8", "(2, 2)", f, 32, true);
+  EXPECT_NE(error_of([&] { read_raw(dir + "/fo.npy"); }).find("Fortran"), std::string::npos);
+  const std::complex<float> nan[4] = {{0, 0}, {0, std::nanf("")}, {0, 0}, {0, 0}};
+  write_npy_file(dir + "/nan.npy", "<c8", "(2, 2)", nan, sizeof nan);
+  EXPECT_NE(error_of([&] { read_raw(dir + "/nan.npy"); }).find("sample (0, 1) is NaN"), std::string::npos);
+  std::ofstream(dir + "/junk.npy") << "hello";
+  EXPECT_NE(error_of([&] { read_raw(dir + "/junk.npy"); }).find("not a .npy file"), std::string::npos);
+  EXPECT_NE(error_of([&] { read_raw(dir + "/missing.npy"); }).find("missing.npy: no such file"), std::string::npos);
+  EXPECT_NE(error_of([&] { read_raw(dir + "/x.bin"); }).find("expected .npy or .mat"), std::string::npos);
+}
+
+TEST_F(Io, WritesAreAtomic) {
+  ComplexImage img(2, 2);
+  EXPECT_NE(error_of([&] { write_npy(dir + "/no/such/folder/a.npy", img); }).find("does not exist"), std::string::npos);
+  std::ofstream(dir + "/file") << "x";
+  EXPECT_NE(error_of([&] { write_npy(dir + "/file/a.npy", img); }).find("is not a folder"), std::string::npos);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+}
+
+TEST_F(Io, ReadsComplexInt8MatInRowOrder) {
+  const std::size_t na = 3, nr = 4;
+  std::int8_t re[na * nr], im[na * nr];  // MATLAB column order: element (i, j) at j * na + i
+  for (std::size_t i = 0; i < na; ++i)
+    for (std::size_t j = 0; j < nr; ++j) {
+      re[j * na + i] = static_cast<std::int8_t>(10 * i + j);
+      im[j * na + i] = static_cast<std::int8_t>(-static_cast<int>(10 * i + j));
+    }
+  mat_complex_split_t z{re, im};
+  size_t dims[2] = {na, nr};
+  mat_t* m = Mat_CreateVer((dir + "/d.mat").c_str(), nullptr, MAT_FT_MAT5);
+  ASSERT_TRUE(m);
+  matvar_t* v = Mat_VarCreate("data", MAT_C_INT8, MAT_T_INT8, 2, dims, &z, MAT_F_COMPLEX);
+  ASSERT_EQ(Mat_VarWrite(m, v, MAT_COMPRESSION_ZLIB), 0);
+  Mat_VarFree(v);
+  Mat_Close(m);
+  for (const std::string var : {"data", ""}) {
+    const RawData r = read_raw(dir + "/d.mat", var);
+    ASSERT_EQ(r.type, SampleType::int8_iq);
+    ASSERT_EQ(r.lines, na);
+    ASSERT_EQ(r.samples, nr);
+    const auto* p = reinterpret_cast<const std::int8_t*>(r.bytes.data());
+    for (std::size_t i = 0; i < na; ++i)
+      for (std::size_t j = 0; j < nr; ++j) {
+        EXPECT_EQ(p[2 * (i * nr + j)], static_cast<int>(10 * i + j));
+        EXPECT_EQ(p[2 * (i * nr + j) + 1], -static_cast<int>(10 * i + j));
+      }
+  }
+  EXPECT_NE(error_of([&] { read_raw(dir + "/d.mat", "nope"); }).find("no variable 'nope'"), std::string::npos);
+  std::ofstream(dir + "/bad.mat") << "not a mat file at all";
+  EXPECT_NE(error_of([&] { read_raw(dir + "/bad.mat"); }).find("not a MATLAB v5 .mat file"), std::string::npos);
+}
+
+TEST(IoShared, RadarsatMatHasTheDocumentedShape) {
+  const std::string path = std::string(SARFUSE_SHARED_DATA) + "/radarsat1/scene5/CDdata1.mat";
+  if (!fs::exists(path)) GTEST_SKIP() << "RADARSAT-1 data not found at " << path << " (../shared absent)";
+  const RawData r = read_raw(path, "data");
+  EXPECT_EQ(r.type, SampleType::int8_iq);
+  EXPECT_EQ(r.lines, 1536u);
+  EXPECT_EQ(r.samples, 2048u);
+  const auto* p = reinterpret_cast<const std::int8_t*>(r.bytes.data());
+  for (std::size_t k = 0; k < 2 * r.lines * r.samples; k += 997) {
+    EXPECT_EQ(std::abs(p[k]) % 2, 1) << "4-bit odd-integer I/Q expected";
+    EXPECT_LE(std::abs(p[k]), 15);
+  }
+}
