@@ -30,21 +30,33 @@ long wrap(long i, long n) {
 // flat (phase_rad - 4 pi R0 / lambda) and whose range spectrum is at baseband: then band-limited
 // interpolation to a sub-pixel peak is exact, and the target's own exp(-j 4 pi R0 / lambda) is
 // removed afterwards with its known (or measured) range.
+// Likewise in azimuth: the focused response of a squinted scene is modulated by its absolute Doppler
+// centroid, exp(j 2 pi f_dc eta), of which a sampled image keeps only the alias. Demodulating rows by
+// exp(-j 2 pi f_dc i / PRF) (i continuous across the circular wrap: the band-limited image is
+// periodic) and remodulating at the peak keeps the phase exact whatever the ambiguity number.
 struct View {
   const ComplexImage& img;
   std::vector<cd> demod;  // exp(-j 4 pi R0_j / lambda)
-  View(const ComplexImage& image, const RadarParams& radar) : img(image), demod(image.samples()) {
+  double doppler_cycles_per_line;  // f_dc / PRF
+  View(const ComplexImage& image, const RadarParams& radar)
+      : img(image), demod(image.samples()), doppler_cycles_per_line(radar.doppler_centroid_hz / radar.prf_hz) {
     const double k = 4.0 * M_PI / radar.wavelength_m();
     for (std::size_t j = 0; j < demod.size(); ++j)
       demod[j] = std::polar(1.0, -std::fmod(k * radar.range_of_column(static_cast<double>(j)), 2.0 * M_PI));
   }
+  // exp(j 2 pi f_dc row / PRF) for a continuous row coordinate.
+  cd azimuth_carrier(double row) const {
+    const double cycles = doppler_cycles_per_line * row;
+    return std::polar(1.0, 2.0 * M_PI * (cycles - std::floor(cycles)));
+  }
 };
 
-// Pixel (i, j) with rows circular (the azimuth block is circular) and zero outside the range record.
+// Pixel (i, j) with rows circular (the azimuth block is circular) and zero outside the range record,
+// demodulated in range and azimuth.
 cd pixel(const View& v, long i, long j) {
   if (j < 0 || j >= static_cast<long>(v.img.samples())) return 0.0;
   return cd(v.img(static_cast<std::size_t>(wrap(i, static_cast<long>(v.img.lines()))), static_cast<std::size_t>(j))) *
-         v.demod[static_cast<std::size_t>(j)];
+         v.demod[static_cast<std::size_t>(j)] * std::conj(v.azimuth_carrier(static_cast<double>(i)));
 }
 
 // exp(+j 4 pi r / lambda), exact in float64.
@@ -57,13 +69,14 @@ void fft_many(std::vector<cd>& a, int n, int batch, int stride, int dist, core::
   p.execute(a.data(), a.data());
 }
 
-// Centre bin of a spectrum's energy (circular mean), so zero-padding goes where there is no signal.
+// Centre of a spectrum's energy (circular mean), as a signed bin in [-n/2, n/2]: zero-padding goes
+// where there is no signal, and the band is taken as the alias nearest 0 (a centre of n-1 must mean
+// -1, not +1 cycle per sample less one bin).
 int spectral_centre(const std::vector<double>& energy) {
   const int n = static_cast<int>(energy.size());
   cd s = 0;
   for (int k = 0; k < n; ++k) s += energy[k] * std::polar(1.0, 2.0 * M_PI * k / n);
-  const double a = std::arg(s);
-  return static_cast<int>(wrap(std::lround(a * n / (2.0 * M_PI)), n));
+  return static_cast<int>(std::lround(std::arg(s) * n / (2.0 * M_PI)));
 }
 
 // Representative frequency (in bins) of bin k for a spectrum centred at c: c + [-n/2, n/2).
@@ -196,7 +209,7 @@ Peak locate_peak(const View& img, long r0, long c0, int u) {
     const double b0 = std::abs(value_at(img, p.row, p.col));
     p.col += h * vertex(std::abs(value_at(img, p.row, p.col - h)), b0, std::abs(value_at(img, p.row, p.col + h)));
   }
-  p.value = value_at(img, p.row, p.col);
+  p.value = value_at(img, p.row, p.col) * img.azimuth_carrier(p.row);
   return p;
 }
 
