@@ -12,7 +12,11 @@
 
 namespace sarfuse {
 
-// 64-byte aligned storage: full cache lines and the alignment FFTW's SIMD kernels want.
+// Aligned allocation: 64 bytes (cache lines, FFTW's SIMD), and for large buffers 2 MiB with a
+// transparent-huge-page hint, so the strided walks of the azimuth passes do not thrash the TLB.
+void* allocate_aligned(std::size_t bytes);
+void free_aligned(void* p) noexcept;
+
 template <class T>
 class AlignedBuffer {
  public:
@@ -23,9 +27,7 @@ class AlignedBuffer {
     data_.reset();
     size_ = 0;
     if (n == 0) return;
-    void* p = std::aligned_alloc(64, ((n * sizeof(T) + 63) / 64) * 64);
-    if (!p) throw std::bad_alloc();
-    data_.reset(static_cast<T*>(p));
+    data_.reset(static_cast<T*>(allocate_aligned(n * sizeof(T))));
     size_ = n;
   }
   T* data() { return data_.get(); }
@@ -36,7 +38,7 @@ class AlignedBuffer {
 
  private:
   struct Free {
-    void operator()(T* p) const { std::free(p); }
+    void operator()(T* p) const { free_aligned(p); }
   };
   std::unique_ptr<T, Free> data_;
   std::size_t size_ = 0;
