@@ -4,6 +4,7 @@
 #include <complex>
 #include <cstdint>
 #include <filesystem>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -83,5 +84,18 @@ inline double sinc_islr_db(int nulls = 10) {
   };
   return 10 * std::log10(2 * integrate(1, nulls) / integrate(-1, 1));
 }
+
+}  // namespace sarfuse::test
+
+namespace sarfuse::test {
+
+// Where the tests find things; environment variables override the build-time paths (a test binary
+// run on another machine, e.g. the GPU machine, from a bundle).
+inline std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+inline std::string shared_data_dir() { return env_or("SARFUSE_TEST_DATA", SARFUSE_SHARED_DATA); }
+inline std::string source_dir() { return env_or("SARFUSE_TEST_SOURCE", SARFUSE_SOURCE_DIR); }
 
 }  // namespace sarfuse::test

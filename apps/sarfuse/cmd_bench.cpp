@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "sarfuse/bench.hpp"
 #include "sarfuse/error.hpp"
+#include "sarfuse/plan.hpp"
 
 namespace sarfuse::cli {
 
@@ -10,13 +11,18 @@ void add_bench(CLI::App& app) {
   auto* cmd = app.add_subcommand("bench", "time the focusing chain per stage against the FFTs alone");
   static std::string backend = "cpu", size = "4096x4096", planning = "estimate";
   static BenchOptions opt;
+  static CudaBenchOptions copt;
+  static bool circular = false;
+  static std::string json;
   cmd->add_option("--backend", backend, "cpu")->capture_default_str();
   cmd->add_option("--size", size, "AZIMUTHxRANGE")->capture_default_str();
   cmd->add_option("--threads", opt.threads, "threads (0: all cores)");
   cmd->add_option("--repeats", opt.repeats, "timed runs (median reported)")->capture_default_str();
-  cmd->add_option("--fft-planning", planning, "estimate or measure")->capture_default_str();
+  cmd->add_option("--fft-planning", planning, "estimate or measure (cpu)")->capture_default_str();
+  cmd->add_flag("--range-mode-circular", circular, "cuda: compare range compression at FFT length Nr (the seed's case)");
+  cmd->add_option("--json", json, "cuda: also write every figure to this JSON file");
   cmd->callback([] {
-    if (backend != "cpu") throw Error("--backend " + backend + ": this build benchmarks the cpu backend only");
+    if (backend != "cpu" && backend != "cuda") throw Error("--backend: expected cpu or cuda (got '" + backend + "')");
     const auto x = size.find('x');
     try {
       if (x == std::string::npos) throw std::invalid_argument(size);
@@ -26,6 +32,16 @@ void add_bench(CLI::App& app) {
       throw Error("--size '" + size + "': expected AZIMUTHxRANGE, e.g. 4096x4096");
     }
     if (opt.repeats < 1) throw Error("--repeats: expected at least 1");
+    if (backend == "cuda") {
+      if (cuda_device_count() == 0) throw Error("--backend cuda: no CUDA device (or a build without CUDA)");
+      copt.lines = opt.lines;
+      copt.samples = opt.samples;
+      copt.repeats = opt.repeats;
+      copt.circular = circular;
+      copt.json_path = json;
+      std::cout << bench_cuda(copt);
+      return;
+    }
     if (planning == "measure") opt.fft_planning = FftPlanning::measure;
     else if (planning != "estimate") throw Error("--fft-planning: expected estimate or measure");
     std::cout << bench_cpu(opt);

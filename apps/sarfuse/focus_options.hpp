@@ -10,7 +10,8 @@ namespace sarfuse::cli {
 
 struct FocusArgs {
   std::string backend = "auto", precision = "fp32", range_window = "none", azimuth_window = "none", src = "auto";
-  std::string fft_planning = "estimate";
+  std::string fft_planning = "estimate", pipeline = "fused";
+  std::size_t range_fft_size = 0;
   double azimuth_bandwidth = 0;
   int rcmc_taps = 8;
   int threads = 0;
@@ -24,6 +25,8 @@ struct FocusArgs {
     cmd->add_option("--rcmc-taps", rcmc_taps, "windowed-sinc RCMC interpolator length")->capture_default_str();
     cmd->add_option("--src", src, "secondary range compression: auto, on, off")->capture_default_str();
     cmd->add_option("--threads", threads, "CPU threads (0: all cores)")->capture_default_str();
+    cmd->add_option("--pipeline", pipeline, "cuda: fused or cufft-unfused (the cuFFT baseline)")->capture_default_str();
+    cmd->add_option("--range-fft-size", range_fft_size, "range FFT length (0: automatic)");
     cmd->add_option("--fft-planning", fft_planning, "FFTW planning: estimate (deterministic) or measure")
         ->capture_default_str();
   }
@@ -38,6 +41,8 @@ struct FocusArgs {
     o.rcmc_taps = rcmc_taps;
     o.src = parse_src_mode(src);
     o.threads = threads;
+    o.pipeline = parse_pipeline(pipeline);
+    o.range_fft_size = range_fft_size;
     if (fft_planning == "estimate") o.fft_planning = FftPlanning::estimate;
     else if (fft_planning == "measure") o.fft_planning = FftPlanning::measure;
     else throw Error("--fft-planning: expected estimate or measure (got '" + fft_planning + "')");

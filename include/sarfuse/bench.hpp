@@ -19,4 +19,16 @@ struct BenchOptions {
 // printable report.
 std::string bench_cpu(const BenchOptions& options);
 
+struct CudaBenchOptions {
+  std::size_t lines = 4096, samples = 4096;
+  int repeats = 50;
+  bool circular = false;      // range compression compared at FFT length Nr (the seed's case)
+  std::string json_path;      // also write every figure as JSON
+};
+
+// The CUDA backend on device-resident data (CUDA events, median of `repeats` after warm-up, rotating
+// input buffers): fused range compression vs cuFFT, the whole chain fused vs cufft-unfused, each
+// beside the device-to-device copy bandwidth measured in the same run. Throws without CUDA.
+std::string bench_cuda(const CudaBenchOptions& options);
+
 }  // namespace sarfuse

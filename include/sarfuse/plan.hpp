@@ -13,6 +13,8 @@ enum class Backend { automatic, cpu, cuda };
 enum class Precision { fp32, fp64 };
 enum class SrcMode { automatic, on, off };  // automatic: on when the Doppler centroid is not 0
 enum class FftPlanning { estimate, measure };
+// CUDA pipelines: the project's fused kernels, or what a careful cuFFT user would write (baseline).
+enum class Pipeline { fused, cufft_unfused };
 
 // Spectral weighting window. Parsed from "none", "hamming", "hamming:0.54", "kaiser:2.5".
 struct Window {
@@ -35,6 +37,10 @@ struct FocusOptions {
   SrcMode src = SrcMode::automatic;
   int threads = 0;  // 0 = all cores
   FftPlanning fft_planning = FftPlanning::estimate;  // estimate: deterministic plans, instant
+  Pipeline pipeline = Pipeline::fused;               // CUDA backend only
+  // Range FFT length; 0 = automatic (CPU: smallest 2^a 3^b 5^c 7^d >= Nr + replica - 1; CUDA: the
+  // smallest power of two). Give the same value to compare backends bit-for-bit-in-spirit.
+  std::size_t range_fft_size = 0;
 };
 
 // Where the focused product sits (zero-Doppler geometry).
@@ -87,6 +93,10 @@ Plan make_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
 
 const char* to_string(Backend b);
 const char* to_string(Precision p);
+const char* to_string(Pipeline p);
+Pipeline parse_pipeline(const std::string& s);
+// Number of CUDA devices usable by this build (0 without the CUDA backend or without a device).
+int cuda_device_count();
 Backend parse_backend(const std::string& s);
 Precision parse_precision(const std::string& s);
 SrcMode parse_src_mode(const std::string& s);

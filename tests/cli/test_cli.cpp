@@ -35,7 +35,7 @@ class Cli : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir); }
 
   Result run(const std::string& args) {
-    const std::string cmd = std::string(SARFUSE_CLI) + " " + args + " >" + dir + "/stdout 2>" + dir + "/stderr";
+    const std::string cmd = test::env_or("SARFUSE_TEST_CLI", SARFUSE_CLI) + " " + args + " >" + dir + "/stdout 2>" + dir + "/stderr";
     const int status = std::system(cmd.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir + "/stdout"), slurp(dir + "/stderr")};
   }

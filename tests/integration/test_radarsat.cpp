@@ -6,13 +6,14 @@
 #include "sarfuse/io.hpp"
 #include "sarfuse/plan.hpp"
 #include "sarfuse/quality.hpp"
+#include "test_util.hpp"
 
 using namespace sarfuse;
 
 TEST(Radarsat, Scene5FocusesSharplyWithTheAbsoluteDopplerCentroid) {
-  const std::string path = std::string(SARFUSE_SHARED_DATA) + "/radarsat1/scene5/CDdata1.mat";
+  const std::string path = test::shared_data_dir() + "/radarsat1/scene5/CDdata1.mat";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "RADARSAT-1 data not found at " << path << " (../shared absent)";
-  const RadarParams radar = load_params(std::string(SARFUSE_SOURCE_DIR) + "/examples/radarsat1_scene5.json").radar;
+  const RadarParams radar = load_params(test::source_dir() + "/examples/radarsat1_scene5.json").radar;
   const RawData raw = read_raw(path, "data");
   auto contrast = [&](double fdc) {
     RadarParams r = radar;

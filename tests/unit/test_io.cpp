@@ -139,7 +139,7 @@ TEST_F(Io, ReadsComplexInt8MatInRowOrder) {
 }
 
 TEST(IoShared, RadarsatMatHasTheDocumentedShape) {
-  const std::string path = std::string(SARFUSE_SHARED_DATA) + "/radarsat1/scene5/CDdata1.mat";
+  const std::string path = test::shared_data_dir() + "/radarsat1/scene5/CDdata1.mat";
   if (!fs::exists(path)) GTEST_SKIP() << "RADARSAT-1 data not found at " << path << " (../shared absent)";
   const RawData r = read_raw(path, "data");
   EXPECT_EQ(r.type, SampleType::int8_iq);

@@ -4,6 +4,10 @@
 #include "core/plan_impl.hpp"
 #include "core/threads.hpp"
 #include "cpu/rda_cpu.hpp"
+#if SARFUSE_HAVE_CUDA
+#include "cuda/backend.hpp"
+#endif
+#include "sarfuse/bench.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/plan.hpp"
 
@@ -43,12 +47,34 @@ Plan make_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
     throw Error("--azimuth-bandwidth: expected a value in (0, PRF = " + std::to_string(radar.prf_hz) + " Hz]");
   opt.threads = core::resolve_threads(opt.threads);
   if (opt.src == SrcMode::automatic) opt.src = radar.doppler_centroid_hz != 0 ? SrcMode::on : SrcMode::off;
-  if (opt.backend == Backend::cuda)
-    throw Error("--backend cuda: this build has no CUDA backend (use --backend cpu or auto)");
-  opt.backend = Backend::cpu;
 
-  const std::size_t nfft = fft_friendly_size(samples + static_cast<std::size_t>(radar.replica_length()) - 1);
-  std::unique_ptr<PlanImpl> impl = cpu::make_cpu_plan(radar, lines, samples, opt, nfft);
+  const std::size_t linear = samples + static_cast<std::size_t>(radar.replica_length()) - 1;
+  auto pow2_at_least = [](std::size_t n) {
+    std::size_t p = 1;
+    while (p < n) p *= 2;
+    return p;
+  };
+  if (opt.range_fft_size != 0 && opt.range_fft_size < linear)
+    throw Error("--range-fft-size " + std::to_string(opt.range_fft_size) + ": must be at least Nr + replica - 1 = " +
+                std::to_string(linear) + " for a linear convolution");
+  if (opt.backend == Backend::automatic) {
+    // CUDA when a device is there and the chain fits its kernels; the plan reports what it chose.
+    const std::size_t n = opt.range_fft_size ? opt.range_fft_size : pow2_at_least(linear);
+    const bool fits = n <= 16384 && (n & (n - 1)) == 0 && opt.precision == Precision::fp32;
+    opt.backend = (fits && cuda_device_count() > 0) ? Backend::cuda : Backend::cpu;
+  }
+  std::unique_ptr<PlanImpl> impl;
+  if (opt.backend == Backend::cuda) {
+#if SARFUSE_HAVE_CUDA
+    const std::size_t nfft = opt.range_fft_size ? opt.range_fft_size : pow2_at_least(linear);
+    impl = cuda::make_cuda_plan(radar, lines, samples, opt, nfft);
+#else
+    throw Error("--backend cuda: this build has no CUDA backend (nvcc was not found at build time)");
+#endif
+  } else {
+    const std::size_t nfft = opt.range_fft_size ? opt.range_fft_size : fft_friendly_size(linear);
+    impl = cpu::make_cpu_plan(radar, lines, samples, opt, nfft);
+  }
 
   ProductGeometry& g = impl->geometry;
   g.eta_first_s = -static_cast<double>(lines) / (2.0 * radar.prf_hz);
@@ -83,6 +109,27 @@ Precision parse_precision(const std::string& s) {
   if (s == "fp64") return Precision::fp64;
   throw Error("--precision: expected fp32 or fp64 (got '" + s + "')");
 }
+const char* to_string(Pipeline p) { return p == Pipeline::fused ? "fused" : "cufft-unfused"; }
+Pipeline parse_pipeline(const std::string& s) {
+  if (s == "fused") return Pipeline::fused;
+  if (s == "cufft-unfused") return Pipeline::cufft_unfused;
+  throw Error("--pipeline: expected fused or cufft-unfused (got '" + s + "')");
+}
+
+#if !SARFUSE_HAVE_CUDA
+std::string bench_cuda(const CudaBenchOptions&) {
+  throw Error("bench --backend cuda: this build has no CUDA backend (nvcc was not found at build time)");
+}
+#endif
+
+int cuda_device_count() {
+#if SARFUSE_HAVE_CUDA
+  return cuda::device_count();
+#else
+  return 0;
+#endif
+}
+
 SrcMode parse_src_mode(const std::string& s) {
   if (s == "auto") return SrcMode::automatic;
   if (s == "on") return SrcMode::on;

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Packs what a GPU-machine run needs into .devbundle/ (git-ignored; name it in the device tool's
+# `carry`): the binaries of BUILD (default build-cuda) and the shared libraries they use that are not
+# the C library or the CUDA driver/toolkit, compressed, plus the RADARSAT-1 scene5 block if present.
+set -eu
+BUILD=${1:-build-cuda}
+rm -rf .devbundle && mkdir -p .devbundle/stage/bin .devbundle/stage/lib
+cp "$BUILD"/sarfuse "$BUILD"/tests/sarfuse_*_tests .devbundle/stage/bin/
+for b in .devbundle/stage/bin/*; do
+  ldd "$b" | awk '/=>/ {print $3}' | grep -v -E 'libc\.so|libm\.so|ld-linux|libcuda\.so|libcufft|libcudart|libdl\.so|libpthread|librt\.so' || true
+done | sort -u | while read -r lib; do cp -L "$lib" .devbundle/stage/lib/; done
+strip .devbundle/stage/bin/* 2>/dev/null || true
+if [ -f ../shared/data/radarsat1/scene5/CDdata1.mat ]; then
+  mkdir -p .devbundle/stage/data/radarsat1/scene5
+  cp ../shared/data/radarsat1/scene5/*.mat .devbundle/stage/data/radarsat1/scene5/
+fi
+tar -C .devbundle/stage -cJf .devbundle/bundle.tar.xz .
+rm -rf .devbundle/stage
+du -h .devbundle/bundle.tar.xz

@@ -1,0 +1,75 @@
+// A whole power-of-two FFT (256..16384 points) by one group of N/16 threads: radix-16 Stockham
+// passes in registers, exchanged through padded shared memory between passes. Thread `tid` holds
+// v[q] = x[tid + q N/16] on entry and X[tid + q N/16] on return, so FFTs chain without a shared-
+// memory round trip (inverse = conj . forward . conj).
+#pragma once
+#include <cuda_runtime.h>
+
+#include "cuda/fft/fft_math.hpp"
+
+namespace sarfuse::cuda::fft {
+
+using C32 = Cx<float>;
+
+__device__ __forceinline__ C32 to_c32(float2 a) { return {a.x, a.y}; }
+__device__ __forceinline__ float2 to_float2(C32 a) { return make_float2(a.re, a.im); }
+
+constexpr int kRadix = 16;
+
+constexpr int ipow(int b, int e) { return e == 0 ? 1 : b * ipow(b, e - 1); }
+
+template <int N, int P>
+__device__ __forceinline__ void stockham_passes(C32 (&v)[kRadix], C32* s, const float2* __restrict__ tw, int tid) {
+  constexpr int kPasses = pass_count(N, kRadix);
+  if constexpr (P < kPasses) {
+    constexpr int Rp = pass_radix(N, kRadix, P);
+    constexpr int ns = ipow(kRadix, P);
+    constexpr int B = kRadix / Rp;  // butterflies per thread in this pass
+    constexpr int T = N / kRadix;
+    if constexpr (P > 0) {
+      __syncthreads();  // the previous pass's stores are visible
+#pragma unroll
+      for (int q = 0; q < kRadix; ++q) v[q] = s[smem_index(tid + q * T)];
+    }
+#pragma unroll
+    for (int b = 0; b < B; ++b) {
+      const int j = tid + b * T;
+      C32 x[Rp];
+#pragma unroll
+      for (int r = 0; r < Rp; ++r) x[r] = v[b + r * B];
+      if constexpr (ns > 1) {
+#pragma unroll
+        for (int r = 1; r < Rp; ++r) x[r] = x[r] * to_c32(__ldg(tw + stockham_twiddle(j, r, ns, N, Rp)));
+      }
+      dft<Rp>(x);
+#pragma unroll
+      for (int r = 0; r < Rp; ++r) v[b + r * B] = x[r];
+    }
+    if constexpr (P + 1 < kPasses) {
+      __syncthreads();  // every thread has read this pass's inputs
+#pragma unroll
+      for (int b = 0; b < B; ++b) {
+        const int j = tid + b * T;
+#pragma unroll
+        for (int r = 0; r < Rp; ++r) s[smem_index(stockham_output(j, r, ns, Rp))] = v[b + r * B];
+      }
+    }
+    stockham_passes<N, P + 1>(v, s, tw, tid);
+  }
+}
+
+// Forward FFT of N points; `s` is this group's smem_size(N) slots, `tw` the table exp(-2 pi i k/N).
+template <int N>
+__device__ __forceinline__ void block_fft_forward(C32 (&v)[kRadix], C32* s, const float2* __restrict__ tw, int tid) {
+  static_assert(N >= 256 && N <= 16384 && (N & (N - 1)) == 0, "N: a power of two in [256, 16384]");
+  stockham_passes<N, 0>(v, s, tw, tid);
+}
+
+template <int N>
+struct BlockShape {
+  static constexpr int threads = N / kRadix;                           // per line
+  static constexpr int lines = threads >= 256 ? 1 : 256 / threads;     // lines per block
+  static constexpr int smem_bytes = lines * smem_size(N) * static_cast<int>(sizeof(C32));
+};
+
+}  // namespace sarfuse::cuda::fft

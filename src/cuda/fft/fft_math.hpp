@@ -1,0 +1,115 @@
+// FFT building blocks shared by the device kernels and their CPU unit tests: complex arithmetic,
+// in-register DFTs of radix 2..16, and the index math of a Stockham autosort pass. Everything here is
+// SARFUSE_HD (host and device) so the same code is checked against a float64 DFT on the CPU.
+//
+// Stockham pass (radix R, sub-transform size ns, n points, n/R butterflies j = 0..n/R-1):
+//   inputs   x[j + r n/R]                       r = 0..R-1
+//   twiddle  x_r *= exp(-2 pi i r (j mod ns) / (R ns))
+//   DFT_R
+//   outputs  y[(j / ns) ns R + (j mod ns) + r ns]
+// ns runs 1, R, R^2, ... and the output after the last pass is in natural order. The first pass reads
+// and the last pass writes with stride n/R, so a thread that owns positions tid + q n/R keeps the same
+// positions from the input of one FFT to the output, and on to the input of the next.
+#pragma once
+#include "core/geometry.hpp"  // SARFUSE_HD
+
+namespace sarfuse::cuda::fft {
+
+template <class T>
+struct Cx {
+  T re, im;
+};
+
+template <class T>
+SARFUSE_HD inline Cx<T> operator+(Cx<T> a, Cx<T> b) { return {a.re + b.re, a.im + b.im}; }
+template <class T>
+SARFUSE_HD inline Cx<T> operator-(Cx<T> a, Cx<T> b) { return {a.re - b.re, a.im - b.im}; }
+template <class T>
+SARFUSE_HD inline Cx<T> operator*(Cx<T> a, Cx<T> b) {
+  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+template <class T>
+SARFUSE_HD inline Cx<T> conj(Cx<T> a) { return {a.re, -a.im}; }
+template <class T>
+SARFUSE_HD inline Cx<T> scale(Cx<T> a, T s) { return {a.re * s, a.im * s}; }
+template <class T>
+SARFUSE_HD inline Cx<T> mul_minus_i(Cx<T> a) { return {a.im, -a.re}; }  // a * (-i)
+
+// cos and sin of 2 pi m / 16, m = 0..7: every twiddle an in-register DFT of radix <= 16 needs.
+SARFUSE_HD inline double unit_cos16(int m) {
+  constexpr double c[8] = {1.0, 0.92387953251128675613, 0.70710678118654752440, 0.38268343236508977173,
+                           0.0, -0.38268343236508977173, -0.70710678118654752440, -0.92387953251128675613};
+  return c[m];
+}
+SARFUSE_HD inline double unit_sin16(int m) {
+  constexpr double s[8] = {0.0, 0.38268343236508977173, 0.70710678118654752440, 0.92387953251128675613,
+                           1.0, 0.92387953251128675613, 0.70710678118654752440, 0.38268343236508977173};
+  return s[m];
+}
+
+// x * exp(-2 pi i m / 16), m in 0..7; the cases 0 and 4 (-i) cost no multiplication.
+template <class T>
+SARFUSE_HD inline Cx<T> rotate16(Cx<T> x, int m) {
+  if (m == 0) return x;
+  if (m == 4) return mul_minus_i(x);
+  const Cx<T> w{static_cast<T>(unit_cos16(m)), static_cast<T>(-unit_sin16(m))};
+  return x * w;
+}
+
+// In-place forward DFT of R = 2, 4, 8 or 16 points held in registers (radix-2 decimation in time,
+// fully unrolled; the twiddles are compile-time constants after unrolling).
+template <int R, class T>
+SARFUSE_HD inline void dft(Cx<T>* v) {
+  if constexpr (R == 1) {
+    return;
+  } else if constexpr (R == 2) {
+    const Cx<T> a = v[0], b = v[1];
+    v[0] = a + b;
+    v[1] = a - b;
+  } else {
+    static_assert(R == 4 || R == 8 || R == 16, "radix must be 2, 4, 8 or 16");
+    Cx<T> even[R / 2], odd[R / 2];
+#pragma unroll
+    for (int k = 0; k < R / 2; ++k) {
+      even[k] = v[2 * k];
+      odd[k] = v[2 * k + 1];
+    }
+    dft<R / 2>(even);
+    dft<R / 2>(odd);
+#pragma unroll
+    for (int k = 0; k < R / 2; ++k) {
+      const Cx<T> t = rotate16(odd[k], k * (16 / R));
+      v[k] = even[k] + t;
+      v[k + R / 2] = even[k] - t;
+    }
+  }
+}
+
+SARFUSE_HD constexpr int stockham_input(int j, int r, int n, int radix) { return j + r * (n / radix); }
+SARFUSE_HD constexpr int stockham_output(int j, int r, int ns, int radix) {
+  return (j / ns) * ns * radix + (j % ns) + r * ns;
+}
+// Index into a table of exp(-2 pi i k / n), k = 0..n-1, of the pass twiddle for (j, r).
+SARFUSE_HD constexpr int stockham_twiddle(int j, int r, int ns, int n, int radix) {
+  return r * (j % ns) * (n / (radix * ns));
+}
+// Shared-memory position of element i: one pad slot per 16 elements spreads the stride-16 and
+// stride-4 accesses of the passes over all banks.
+SARFUSE_HD constexpr int smem_index(int i) { return i + (i >> 4); }
+SARFUSE_HD constexpr int smem_size(int n) { return n + (n >> 4); }
+
+// Radix of pass p (0-based) of an n-point transform built from radix-R passes, the last pass
+// taking what remains (n a power of two, R = 16).
+SARFUSE_HD constexpr int pass_radix(int n, int radix, int p) {
+  int ns = 1;
+  for (int i = 0; i < p; ++i) ns *= radix;
+  const int rest = n / ns;
+  return rest >= radix ? radix : rest;
+}
+SARFUSE_HD constexpr int pass_count(int n, int radix) {
+  int count = 0;
+  for (int ns = 1; ns < n; ++count) ns *= (n / ns >= radix ? radix : n / ns);
+  return count;
+}
+
+}  // namespace sarfuse::cuda::fft

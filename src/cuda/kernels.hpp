@@ -1,0 +1,49 @@
+// Host-side launchers of the CUDA kernels (defined in the .cu files beside this). All take a stream,
+// check the launch, and never synchronise.
+#pragma once
+#include <cuda_runtime.h>
+
+#include "core/filters.hpp"
+#include "sarfuse/image.hpp"
+
+namespace sarfuse::cuda {
+
+// Range FFT sizes the project's own kernels cover in one thread block.
+bool own_fft_supports(int n);
+
+// Batched FFT of contiguous rows (tests, benchmark): out[l] = FFT(in[l]) (inverse: unnormalised).
+void launch_fft_rows(int n, const float2* in, float2* out, int lines, bool inverse, const float2* twiddles,
+                     cudaStream_t stream);
+
+// Fused range compression, one kernel: per line load (converting integer I/Q), zero-pad to nfft,
+// FFT, x filter, IFFT (conj-FFT-conj; the filter carries 1/nfft), store the first out_cols columns.
+void launch_range_compress_fused(int nfft, SampleType type, const void* raw, int lines, int nr,
+                                 const float2* filter, const float2* twiddles, float2* out, int out_cols,
+                                 int out_pitch, cudaStream_t stream);
+
+// Pass 1 of the RDA: per line load, zero-pad, FFT, x range matched filter; the spectrum (nfft
+// columns) goes to `out` with row pitch nfft.
+void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
+                           const float2* twiddles, float2* out, cudaStream_t stream);
+
+// Pass 3 of the RDA, one kernel per Doppler row held on chip: x SRC, range IFFT, RCMC (windowed
+// sinc from shared memory), x azimuth filter; writes the first nr columns of the row in place.
+struct SincTableView {
+  const float* weights;  // (fractions + 1) x taps
+  int taps, fractions;
+};
+void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows,
+                               double range_bin_hz, SincTableView sinc, const float2* twiddles,
+                               cudaStream_t stream);
+
+// Building blocks of the cufft-unfused baseline: each a separate pass over memory.
+void launch_convert_pad(SampleType type, const void* raw, int lines, int nr, float2* out, int nfft,
+                        cudaStream_t stream);
+void launch_multiply_rows(float2* data, int lines, int n, int pitch, const float2* filter, cudaStream_t stream);
+void launch_src_multiply(float2* data, int lines, int nfft, const core::DopplerRow* rows, double range_bin_hz,
+                         cudaStream_t stream);
+void launch_rcmc(const float2* in, int in_pitch, int in_cols, float2* out, int lines, int nr,
+                 const core::DopplerRow* rows, SincTableView sinc, cudaStream_t stream);
+void launch_azimuth_filter(float2* data, int lines, int nr, const core::DopplerRow* rows, cudaStream_t stream);
+
+}  // namespace sarfuse::cuda

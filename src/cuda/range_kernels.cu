@@ -1,0 +1,360 @@
+// The project's own FFT kernels: batched FFT rows, fused range compression, range spectrum, and the
+// range-Doppler row kernel. One thread group of N/16 threads per line (several lines per block for
+// short lines); the line lives in registers and padded shared memory from load to store.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cuda/check.hpp"
+#include "cuda/fft/block_fft.cuh"
+#include "cuda/kernels.hpp"
+
+namespace sarfuse::cuda {
+
+using fft::BlockShape;
+using fft::C32;
+using fft::kRadix;
+using fft::to_c32;
+using fft::to_float2;
+
+namespace {
+
+// One complex sample of row `line`, column `col` of raw data of type S, converted to float.
+template <SampleType S>
+__device__ __forceinline__ C32 load_raw(const void* raw, std::size_t index) {
+  if constexpr (S == SampleType::complex64) {
+    return to_c32(__ldg(static_cast<const float2*>(raw) + index));
+  } else if constexpr (S == SampleType::complex128) {
+    const double2 d = __ldg(static_cast<const double2*>(raw) + index);
+    return {static_cast<float>(d.x), static_cast<float>(d.y)};
+  } else if constexpr (S == SampleType::int8_iq) {
+    const char2 c = static_cast<const char2*>(raw)[index];
+    return {static_cast<float>(c.x), static_cast<float>(c.y)};
+  } else {
+    const short2 c = __ldg(static_cast<const short2*>(raw) + index);
+    return {static_cast<float>(c.x), static_cast<float>(c.y)};
+  }
+}
+
+template <int N>
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines)
+    fft_rows_kernel(const float2* __restrict__ in, float2* __restrict__ out, int lines, bool inverse,
+                    const float2* __restrict__ tw) {
+  extern __shared__ C32 smem[];
+  constexpr int T = N / kRadix;
+  const int tid = threadIdx.x;
+  const int line = blockIdx.x * BlockShape<N>::lines + threadIdx.y;
+  const bool active = line < lines;
+  C32* s = smem + threadIdx.y * fft::smem_size(N);
+  C32 v[kRadix];
+#pragma unroll
+  for (int q = 0; q < kRadix; ++q) {
+    const C32 x = active ? to_c32(in[static_cast<std::size_t>(line) * N + tid + q * T]) : C32{0.f, 0.f};
+    v[q] = inverse ? fft::conj(x) : x;
+  }
+  fft::block_fft_forward<N>(v, s, tw, tid);
+  if (!active) return;
+#pragma unroll
+  for (int q = 0; q < kRadix; ++q)
+    out[static_cast<std::size_t>(line) * N + tid + q * T] = to_float2(inverse ? fft::conj(v[q]) : v[q]);
+}
+
+template <int N, SampleType S, bool Fused>
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines)
+    range_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
+                 const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
+  extern __shared__ C32 smem[];
+  constexpr int T = N / kRadix;
+  const int tid = threadIdx.x;
+  const int line = blockIdx.x * BlockShape<N>::lines + threadIdx.y;
+  const bool active = line < lines;
+  C32* s = smem + threadIdx.y * fft::smem_size(N);
+  C32 v[kRadix];
+  // Coalesced loads straight into the first pass's registers; zero padding happens here.
+#pragma unroll
+  for (int q = 0; q < kRadix; ++q) {
+    const int col = tid + q * T;
+    v[q] = (active && col < nr) ? load_raw<S>(raw, static_cast<std::size_t>(line) * nr + col) : C32{0.f, 0.f};
+  }
+  fft::block_fft_forward<N>(v, s, tw, tid);
+  if constexpr (Fused) {
+    // x H, then the inverse FFT as conj(FFT(conj(.))): the data never leave the chip.
+#pragma unroll
+    for (int q = 0; q < kRadix; ++q) v[q] = fft::conj(v[q] * to_c32(__ldg(filter + tid + q * T)));
+    fft::block_fft_forward<N>(v, s, tw, tid);
+    if (!active) return;
+#pragma unroll
+    for (int q = 0; q < kRadix; ++q) {
+      const int col = tid + q * T;
+      if (col < out_cols) out[static_cast<std::size_t>(line) * out_pitch + col] = to_float2(fft::conj(v[q]));
+    }
+  } else {
+    if (!active) return;
+#pragma unroll
+    for (int q = 0; q < kRadix; ++q) {
+      const int col = tid + q * T;
+      out[static_cast<std::size_t>(line) * N + col] = to_float2(v[q] * to_c32(__ldg(filter + col)));
+    }
+  }
+}
+
+// exp(j phase) for a float64 phase of any size: reduced modulo 2 pi in float64 first.
+__device__ __forceinline__ C32 unit_phasor(double phase) {
+  const double two_pi = 6.283185307179586476925286766559;
+  const float reduced = static_cast<float>(phase - two_pi * rint(phase / two_pi));
+  float sn, cs;
+  sincosf(reduced, &sn, &cs);
+  return {cs, sn};
+}
+
+// SRC factor exp(-j pi q f^2) at range-frequency bin m of n; the phase is small (radians), formed in
+// float64 and evaluated by sincospi.
+__device__ __forceinline__ C32 src_factor(int m, int n, double q, double df) {
+  const double f = static_cast<double>(m < n / 2 ? m : m - n) * df;
+  float sn, cs;
+  sincospif(static_cast<float>(-q * f * f), &sn, &cs);
+  return {cs, sn};
+}
+
+// Windowed-sinc interpolation of a circular row at position p (taps from `row(index)`).
+template <class RowAt>
+__device__ __forceinline__ C32 rcmc_sample(RowAt row_at, double p, const float* __restrict__ sinc, int taps,
+                                           int fractions) {
+  const double fl = floor(p);
+  const int frac_row = static_cast<int>((p - fl) * fractions + 0.5);
+  const long long i0 = static_cast<long long>(fl) - taps / 2 + 1;
+  const float* w = sinc + static_cast<std::size_t>(frac_row) * taps;
+  C32 acc{0.f, 0.f};
+  for (int t = 0; t < taps; ++t) {
+    const C32 x = row_at(i0 + t);
+    const float wt = __ldg(w + t);
+    acc.re = fmaf(x.re, wt, acc.re);
+    acc.im = fmaf(x.im, wt, acc.im);
+  }
+  return acc;
+}
+
+template <int N>
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines)
+    range_doppler_kernel(float2* __restrict__ work, int lines, int nr, const core::DopplerRow* __restrict__ rows,
+                         double df, const float* __restrict__ sinc, int taps, int fractions,
+                         const float2* __restrict__ tw) {
+  extern __shared__ C32 smem[];
+  constexpr int T = N / kRadix;
+  const int tid = threadIdx.x;
+  const int k = blockIdx.x * BlockShape<N>::lines + threadIdx.y;
+  const bool active = k < lines;
+  C32* s = smem + threadIdx.y * fft::smem_size(N);
+  const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
+  float2* line = work + static_cast<std::size_t>(active ? k : 0) * N;
+  C32 v[kRadix];
+#pragma unroll
+  for (int q = 0; q < kRadix; ++q) {
+    const int m = tid + q * T;
+    C32 x = active ? to_c32(line[m]) : C32{0.f, 0.f};
+    if (row.src_inverse_rate != 0.0) x = x * src_factor(m, N, row.src_inverse_rate, df);
+    v[q] = fft::conj(x);
+  }
+  fft::block_fft_forward<N>(v, s, tw, tid);  // with the conj around it: the range IFFT
+  __syncthreads();                             // the FFT's last reads of s are done
+#pragma unroll
+  for (int q = 0; q < kRadix; ++q) s[fft::smem_index(tid + q * T)] = fft::conj(v[q]);
+  __syncthreads();
+  if (!active) return;
+  auto row_at = [s](long long i) { return s[fft::smem_index(static_cast<int>(i & (N - 1)))]; };
+  for (int c = tid; c < nr; c += T) {
+    C32 out{0.f, 0.f};
+    if (row.weight != 0.0) {
+      const C32 acc = rcmc_sample(row_at, row.rcmc_offset + row.rcmc_slope * c, sinc, taps, fractions);
+      const C32 ph = fft::scale(unit_phasor(row.az_phase0 + row.az_phase_step * c), static_cast<float>(row.weight));
+      out = acc * ph;
+    }
+    line[c] = to_float2(out);
+  }
+}
+
+template <int N>
+void set_smem(const void* kernel) {
+  SARFUSE_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, BlockShape<N>::smem_bytes));
+}
+
+template <int N>
+dim3 grid_for(int lines) {
+  return dim3(static_cast<unsigned>((lines + BlockShape<N>::lines - 1) / BlockShape<N>::lines));
+}
+template <int N>
+dim3 block_for() {
+  return dim3(BlockShape<N>::threads, BlockShape<N>::lines);
+}
+
+// Calls f.template operator()<N>() for the runtime size n.
+template <class F>
+void dispatch_size(int n, F&& f) {
+  switch (n) {
+    case 256: f.template operator()<256>(); break;
+    case 512: f.template operator()<512>(); break;
+    case 1024: f.template operator()<1024>(); break;
+    case 2048: f.template operator()<2048>(); break;
+    case 4096: f.template operator()<4096>(); break;
+    case 8192: f.template operator()<8192>(); break;
+    case 16384: f.template operator()<16384>(); break;
+    default: throw Error("CUDA FFT: size " + std::to_string(n) + " is not a power of two in [256, 16384]");
+  }
+}
+
+template <class F>
+void dispatch_type(SampleType t, F&& f) {
+  switch (t) {
+    case SampleType::complex64: f.template operator()<SampleType::complex64>(); break;
+    case SampleType::complex128: f.template operator()<SampleType::complex128>(); break;
+    case SampleType::int8_iq: f.template operator()<SampleType::int8_iq>(); break;
+    case SampleType::int16_iq: f.template operator()<SampleType::int16_iq>(); break;
+  }
+}
+
+}  // namespace
+
+bool own_fft_supports(int n) { return n >= 256 && n <= 16384 && (n & (n - 1)) == 0; }
+
+void launch_fft_rows(int n, const float2* in, float2* out, int lines, bool inverse, const float2* tw,
+                     cudaStream_t stream) {
+  dispatch_size(n, [&]<int N>() {
+    set_smem<N>(reinterpret_cast<const void*>(&fft_rows_kernel<N>));
+    fft_rows_kernel<N><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(in, out, lines,
+                                                                                                  inverse, tw);
+    SARFUSE_LAUNCHED("fft_rows_kernel");
+  });
+}
+
+void launch_range_compress_fused(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
+                                 const float2* tw, float2* out, int out_cols, int out_pitch, cudaStream_t stream) {
+  dispatch_size(nfft, [&]<int N>() {
+    dispatch_type(type, [&]<SampleType S>() {
+      const void* k = reinterpret_cast<const void*>(&range_kernel<N, S, true>);
+      set_smem<N>(k);
+      range_kernel<N, S, true><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+          raw, lines, nr, filter, tw, out, out_cols, out_pitch);
+      SARFUSE_LAUNCHED("range_compress_fused");
+    });
+  });
+}
+
+void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
+                           const float2* tw, float2* out, cudaStream_t stream) {
+  dispatch_size(nfft, [&]<int N>() {
+    dispatch_type(type, [&]<SampleType S>() {
+      const void* k = reinterpret_cast<const void*>(&range_kernel<N, S, false>);
+      set_smem<N>(k);
+      range_kernel<N, S, false><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+          raw, lines, nr, filter, tw, out, N, N);
+      SARFUSE_LAUNCHED("range_spectrum");
+    });
+  });
+}
+
+void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows, double df,
+                               SincTableView sinc, const float2* tw, cudaStream_t stream) {
+  dispatch_size(nfft, [&]<int N>() {
+    set_smem<N>(reinterpret_cast<const void*>(&range_doppler_kernel<N>));
+    range_doppler_kernel<N><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+        work, lines, nr, rows, df, sinc.weights, sinc.taps, sinc.fractions, tw);
+    SARFUSE_LAUNCHED("range_doppler_rows");
+  });
+}
+
+// ---- the cufft-unfused baseline's separate passes ----
+
+namespace {
+
+template <SampleType S>
+__global__ void convert_pad_kernel(const void* __restrict__ raw, int lines, int nr, float2* __restrict__ out, int nfft) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= static_cast<std::size_t>(lines) * nfft) return;
+  const int line = static_cast<int>(i / nfft), col = static_cast<int>(i % nfft);
+  out[i] = col < nr ? to_float2(load_raw<S>(raw, static_cast<std::size_t>(line) * nr + col)) : make_float2(0.f, 0.f);
+}
+
+__global__ void multiply_rows_kernel(float2* __restrict__ data, int lines, int n, int pitch,
+                                     const float2* __restrict__ filter) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= static_cast<std::size_t>(lines) * n) return;
+  const std::size_t line = i / n, col = i % n;
+  float2* p = data + line * pitch + col;
+  *p = to_float2(to_c32(*p) * to_c32(__ldg(filter + col)));
+}
+
+__global__ void src_multiply_kernel(float2* __restrict__ data, int lines, int nfft, const core::DopplerRow* rows,
+                                    double df) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= static_cast<std::size_t>(lines) * nfft) return;
+  const int k = static_cast<int>(i / nfft), m = static_cast<int>(i % nfft);
+  const double q = rows[k].src_inverse_rate;
+  if (q != 0.0) data[i] = to_float2(to_c32(data[i]) * src_factor(m, nfft, q, df));
+}
+
+__global__ void rcmc_kernel(const float2* __restrict__ in, int in_pitch, int in_cols, float2* __restrict__ out,
+                            int lines, int nr, const core::DopplerRow* __restrict__ rows,
+                            const float* __restrict__ sinc, int taps, int fractions) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= static_cast<std::size_t>(lines) * nr) return;
+  const int k = static_cast<int>(i / nr), c = static_cast<int>(i % nr);
+  const core::DopplerRow& row = rows[k];
+  const float2* line = in + static_cast<std::size_t>(k) * in_pitch;
+  auto row_at = [line, in_cols](long long idx) {
+    long long m = idx % in_cols;
+    if (m < 0) m += in_cols;
+    return to_c32(__ldg(line + m));
+  };
+  out[i] = to_float2(rcmc_sample(row_at, row.rcmc_offset + row.rcmc_slope * c, sinc, taps, fractions));
+}
+
+__global__ void azimuth_filter_kernel(float2* __restrict__ data, int lines, int nr,
+                                      const core::DopplerRow* __restrict__ rows) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= static_cast<std::size_t>(lines) * nr) return;
+  const int k = static_cast<int>(i / nr), c = static_cast<int>(i % nr);
+  const core::DopplerRow& row = rows[k];
+  const C32 ph = fft::scale(unit_phasor(row.az_phase0 + row.az_phase_step * c), static_cast<float>(row.weight));
+  data[i] = to_float2(row.weight != 0.0 ? to_c32(data[i]) * ph : C32{0.f, 0.f});
+}
+
+unsigned blocks_for(std::size_t n, int threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
+
+}  // namespace
+
+void launch_convert_pad(SampleType type, const void* raw, int lines, int nr, float2* out, int nfft,
+                        cudaStream_t stream) {
+  dispatch_type(type, [&]<SampleType S>() {
+    convert_pad_kernel<S><<<blocks_for(static_cast<std::size_t>(lines) * nfft, 256), 256, 0, stream>>>(raw, lines, nr,
+                                                                                                      out, nfft);
+    SARFUSE_LAUNCHED("convert_pad");
+  });
+}
+
+void launch_multiply_rows(float2* data, int lines, int n, int pitch, const float2* filter, cudaStream_t stream) {
+  multiply_rows_kernel<<<blocks_for(static_cast<std::size_t>(lines) * n, 256), 256, 0, stream>>>(data, lines, n, pitch,
+                                                                                                filter);
+  SARFUSE_LAUNCHED("multiply_rows");
+}
+
+void launch_src_multiply(float2* data, int lines, int nfft, const core::DopplerRow* rows, double df,
+                         cudaStream_t stream) {
+  src_multiply_kernel<<<blocks_for(static_cast<std::size_t>(lines) * nfft, 256), 256, 0, stream>>>(data, lines, nfft,
+                                                                                                  rows, df);
+  SARFUSE_LAUNCHED("src_multiply");
+}
+
+void launch_rcmc(const float2* in, int in_pitch, int in_cols, float2* out, int lines, int nr,
+                 const core::DopplerRow* rows, SincTableView sinc, cudaStream_t stream) {
+  rcmc_kernel<<<blocks_for(static_cast<std::size_t>(lines) * nr, 256), 256, 0, stream>>>(
+      in, in_pitch, in_cols, out, lines, nr, rows, sinc.weights, sinc.taps, sinc.fractions);
+  SARFUSE_LAUNCHED("rcmc");
+}
+
+void launch_azimuth_filter(float2* data, int lines, int nr, const core::DopplerRow* rows, cudaStream_t stream) {
+  azimuth_filter_kernel<<<blocks_for(static_cast<std::size_t>(lines) * nr, 256), 256, 0, stream>>>(data, lines, nr,
+                                                                                                  rows);
+  SARFUSE_LAUNCHED("azimuth_filter");
+}
+
+}  // namespace sarfuse::cuda

@@ -1,0 +1,199 @@
+// CUDA Range-Doppler chain. Fused pipeline, four passes over the scene in device memory:
+//   1. range_spectrum (own kernel): load raw (integer I/Q converted in the load), zero-pad, FFT, x H_r
+//   2. azimuth FFT of the nfft columns (cuFFT, strided, in place)
+//   3. range_doppler_rows (own kernel, one row on chip): x SRC, IFFT, RCMC, x azimuth filter
+//   4. azimuth IFFT of the Nr kept columns (cuFFT, strided) into the SLC
+// The cufft-unfused pipeline runs the same mathematics as separate cuFFT calls and kernels.
+#include "cuda/rda_cuda.hpp"
+
+#include <cmath>
+#include <complex>
+
+#include "cuda/backend.hpp"
+#include "cuda/check.hpp"
+#include "cuda/kernels.hpp"
+
+namespace sarfuse::cuda {
+
+int device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // no driver or no device: not an error here
+    return 0;
+  }
+  return n;
+}
+
+namespace {
+
+std::vector<float2> to_float2(const std::vector<std::complex<double>>& v) {
+  std::vector<float2> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out[i] = make_float2(static_cast<float>(v[i].real()), static_cast<float>(v[i].imag()));
+  return out;
+}
+
+std::vector<float2> twiddle_table(std::size_t n) {
+  std::vector<std::complex<double>> t(n);
+  for (std::size_t k = 0; k < n; ++k) t[k] = std::polar(1.0, -2.0 * M_PI * static_cast<double>(k) / n);
+  return to_float2(t);
+}
+
+template <class T>
+void upload(DeviceBuffer<T>& d, const std::vector<T>& h) {
+  d.resize(h.size());
+  SARFUSE_CUDA(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+// Strided column transforms: `batch` columns of `n` points, elements `stride` apart.
+cufftHandle column_plan(int n, int batch, int in_stride, int out_stride, cudaStream_t stream) {
+  cufftHandle p = 0;
+  int dims[1] = {n};
+  SARFUSE_CUFFT(cufftPlanMany(&p, 1, dims, dims, in_stride, 1, dims, out_stride, 1, CUFFT_C2C, batch));
+  SARFUSE_CUFFT(cufftSetStream(p, stream));
+  return p;
+}
+
+cufftHandle row_plan(int n, int batch, cudaStream_t stream) {
+  cufftHandle p = 0;
+  int dims[1] = {n};
+  SARFUSE_CUFFT(cufftPlanMany(&p, 1, dims, dims, 1, n, dims, 1, n, CUFFT_C2C, batch));
+  SARFUSE_CUFFT(cufftSetStream(p, stream));
+  return p;
+}
+
+}  // namespace
+
+CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft) {
+  radar = r;
+  options = opt;
+  lines = na;
+  samples = nr;
+  nfft = n_fft;
+  backend = Backend::cuda;
+  if (!own_fft_supports(static_cast<int>(nfft)))
+    throw Error("CUDA backend: range FFT length " + std::to_string(nfft) +
+                " unsupported (powers of two 256..16384; longer lines need the four-step path, not built yet)");
+  if (device_count() == 0) throw Error("--backend cuda: no CUDA device found");
+  if (opt.precision != Precision::fp32) throw Error("--backend cuda: only --precision fp32 (fp64 is the CPU reference)");
+  SARFUSE_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  for (auto& e : ev_) SARFUSE_CUDA(cudaEventCreate(&e));
+
+  upload(filter_, to_float2(core::range_matched_filter(radar, nfft, options.range_window)));
+  upload(twiddles_, twiddle_table(nfft));
+  const auto rows = core::doppler_rows(radar, lines, samples, options.src == SrcMode::on, options.azimuth_window,
+                                       options.azimuth_bandwidth_hz);
+  for (const auto& row : rows) src_any_ = src_any_ || row.src_inverse_rate != 0.0;
+  upload(rows_, rows);
+  const core::SincTable sinc = core::make_sinc_table(options.rcmc_taps);
+  taps_ = sinc.taps;
+  fractions_ = sinc.fractions;
+  upload(sinc_, std::vector<float>(sinc.weights.begin(), sinc.weights.end()));
+
+  raw_.resize(lines * samples * 16);  // room for the widest sample type
+  work_.resize(lines * nfft);
+  out_.resize(lines * samples);
+  const int n = static_cast<int>(nfft), a = static_cast<int>(lines), c = static_cast<int>(samples);
+  az_fwd_ = column_plan(a, n, n, n, stream_);
+  if (options.pipeline == Pipeline::fused) {
+    az_inv_ = column_plan(a, c, n, c, stream_);
+  } else {
+    tmp_.resize(lines * samples);
+    az_inv_ = column_plan(a, c, c, c, stream_);
+    rg_fwd_ = row_plan(n, a, stream_);
+    rg_inv_ = row_plan(n, a, stream_);
+    have_rg_plans_ = true;
+  }
+}
+
+CudaRda::~CudaRda() {
+  if (az_fwd_) cufftDestroy(az_fwd_);
+  if (az_inv_) cufftDestroy(az_inv_);
+  if (have_rg_plans_) {
+    cufftDestroy(rg_fwd_);
+    cufftDestroy(rg_inv_);
+  }
+  for (auto& e : ev_)
+    if (e) cudaEventDestroy(e);
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+std::size_t CudaRda::device_bytes() const {
+  return raw_.bytes() + work_.bytes() + out_.bytes() + tmp_.bytes() + filter_.bytes() + twiddles_.bytes() +
+         rows_.bytes() + sinc_.bytes();
+}
+
+void CudaRda::run(SampleType type, const void* d_raw, float2* d_out) {
+  if (options.pipeline == Pipeline::fused) run_fused(type, d_raw, d_out);
+  else run_cufft_unfused(type, d_raw, d_out);
+}
+
+void CudaRda::run_fused(SampleType type, const void* d_raw, float2* d_out) {
+  const int n = static_cast<int>(nfft), a = static_cast<int>(lines), c = static_cast<int>(samples);
+  const double df = radar.range_sampling_rate_hz / static_cast<double>(nfft);
+  SARFUSE_CUDA(cudaEventRecord(ev_[0], stream_));
+  launch_range_spectrum(n, type, d_raw, a, c, filter_.get(), twiddles_.get(), work_.get(), stream_);
+  SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
+  SARFUSE_CUFFT(cufftExecC2C(az_fwd_, reinterpret_cast<cufftComplex*>(work_.get()),
+                             reinterpret_cast<cufftComplex*>(work_.get()), CUFFT_FORWARD));
+  SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
+  launch_range_doppler_rows(n, work_.get(), a, c, rows_.get(), df, {sinc_.get(), taps_, fractions_},
+                            twiddles_.get(), stream_);
+  SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
+  SARFUSE_CUFFT(cufftExecC2C(az_inv_, reinterpret_cast<cufftComplex*>(work_.get()),
+                             reinterpret_cast<cufftComplex*>(d_out), CUFFT_INVERSE));
+  SARFUSE_CUDA(cudaEventRecord(ev_[4], stream_));
+}
+
+void CudaRda::run_cufft_unfused(SampleType type, const void* d_raw, float2* d_out) {
+  const int n = static_cast<int>(nfft), a = static_cast<int>(lines), c = static_cast<int>(samples);
+  const double df = radar.range_sampling_rate_hz / static_cast<double>(nfft);
+  auto* w = reinterpret_cast<cufftComplex*>(work_.get());
+  SARFUSE_CUDA(cudaEventRecord(ev_[0], stream_));
+  launch_convert_pad(type, d_raw, a, c, work_.get(), n, stream_);
+  SARFUSE_CUFFT(cufftExecC2C(rg_fwd_, w, w, CUFFT_FORWARD));
+  launch_multiply_rows(work_.get(), a, n, n, filter_.get(), stream_);
+  SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
+  SARFUSE_CUFFT(cufftExecC2C(az_fwd_, w, w, CUFFT_FORWARD));
+  SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
+  if (src_any_) launch_src_multiply(work_.get(), a, n, rows_.get(), df, stream_);
+  SARFUSE_CUFFT(cufftExecC2C(rg_inv_, w, w, CUFFT_INVERSE));
+  launch_rcmc(work_.get(), n, n, tmp_.get(), a, c, rows_.get(), {sinc_.get(), taps_, fractions_}, stream_);
+  launch_azimuth_filter(tmp_.get(), a, c, rows_.get(), stream_);
+  SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
+  SARFUSE_CUFFT(cufftExecC2C(az_inv_, reinterpret_cast<cufftComplex*>(tmp_.get()),
+                             reinterpret_cast<cufftComplex*>(d_out), CUFFT_INVERSE));
+  SARFUSE_CUDA(cudaEventRecord(ev_[4], stream_));
+}
+
+StageTimes CudaRda::elapsed() const {
+  float ms[4] = {};
+  for (int i = 0; i < 4; ++i) SARFUSE_CUDA(cudaEventElapsedTime(&ms[i], ev_[i], ev_[i + 1]));
+  StageTimes t;
+  t.range_compress = ms[0] * 1e-3;
+  t.azimuth_fft = ms[1] * 1e-3;
+  t.range_doppler = ms[2] * 1e-3;
+  t.azimuth_ifft = ms[3] * 1e-3;
+  t.total = t.range_compress + t.azimuth_fft + t.range_doppler + t.azimuth_ifft;
+  return t;
+}
+
+void CudaRda::focus(const RawView& raw, ComplexImage& slc) {
+  if (raw.lines != lines || raw.samples != samples)
+    throw Error("focus: raw data is " + std::to_string(raw.lines) + " x " + std::to_string(raw.samples) +
+                " but the plan was made for " + std::to_string(lines) + " x " + std::to_string(samples));
+  if (slc.lines() != lines || slc.samples() != samples) slc = ComplexImage(lines, samples);
+  const std::size_t bytes = lines * samples * bytes_per_sample(raw.type);
+  SARFUSE_CUDA(cudaMemcpyAsync(raw_.get(), raw.data, bytes, cudaMemcpyHostToDevice, stream_));
+  run(raw.type, raw_.get(), out_.get());
+  SARFUSE_CUDA(cudaMemcpyAsync(slc.data(), out_.get(), out_.bytes(), cudaMemcpyDeviceToHost, stream_));
+  SARFUSE_CUDA(cudaStreamSynchronize(stream_));
+  times = elapsed();
+}
+
+std::unique_ptr<PlanImpl> make_cuda_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
+                                         const FocusOptions& opt, std::size_t nfft) {
+  return std::make_unique<CudaRda>(radar, lines, samples, opt, nfft);
+}
+
+}  // namespace sarfuse::cuda

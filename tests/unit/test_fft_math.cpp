@@ -1,0 +1,91 @@
+// The device FFT's building blocks, run on the CPU: the in-register DFTs and a host emulation of the
+// radix-16 Stockham schedule the kernels use, against a float64 reference.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/fft.hpp"
+#include "cuda/fft/fft_math.hpp"
+#include "test_util.hpp"
+
+using namespace sarfuse;
+using cuda::fft::Cx;
+
+template <int R>
+static void check_dft() {
+  const auto x = test::random_complex(R, 100 + R);
+  Cx<double> v[R];
+  for (int i = 0; i < R; ++i) v[i] = {x[i].real(), x[i].imag()};
+  cuda::fft::dft<R>(v);
+  const auto ref = test::direct_dft(x, -1);
+  std::vector<std::complex<double>> got(R);
+  for (int i = 0; i < R; ++i) got[i] = {v[i].re, v[i].im};
+  EXPECT_LT(test::rel_l2(got, ref), 1e-15) << "radix " << R;
+}
+
+TEST(FftMath, RegisterDftsMatchTheDefinition) {
+  check_dft<2>();
+  check_dft<4>();
+  check_dft<8>();
+  check_dft<16>();
+}
+
+TEST(FftMath, PassSchedule) {
+  EXPECT_EQ(cuda::fft::pass_count(4096, 16), 3);
+  EXPECT_EQ(cuda::fft::pass_count(8192, 16), 4);
+  EXPECT_EQ(cuda::fft::pass_radix(8192, 16, 3), 2);
+  EXPECT_EQ(cuda::fft::pass_radix(16384, 16, 3), 4);
+  EXPECT_EQ(cuda::fft::pass_radix(512, 16, 2), 2);
+  // Padded shared-memory slots stay distinct.
+  std::vector<int> seen(cuda::fft::smem_size(4096), 0);
+  for (int i = 0; i < 4096; ++i) EXPECT_EQ(seen[cuda::fft::smem_index(i)]++, 0);
+}
+
+// The kernels' schedule on the host: radix-16 passes, the last taking what remains, float data,
+// twiddles from a float table of exp(-2 pi i k / n).
+static std::vector<Cx<float>> emulate_stockham(const std::vector<std::complex<double>>& x) {
+  const int n = static_cast<int>(x.size());
+  std::vector<Cx<float>> a(n), b(n), tw(n);
+  for (int i = 0; i < n; ++i) a[i] = {static_cast<float>(x[i].real()), static_cast<float>(x[i].imag())};
+  for (int k = 0; k < n; ++k) {
+    const std::complex<double> w = std::polar(1.0, -2.0 * M_PI * k / n);
+    tw[k] = {static_cast<float>(w.real()), static_cast<float>(w.imag())};
+  }
+  int ns = 1;
+  for (int p = 0; p < cuda::fft::pass_count(n, 16); ++p) {
+    const int radix = cuda::fft::pass_radix(n, 16, p);
+    for (int j = 0; j < n / radix; ++j) {
+      Cx<float> v[16];
+      for (int r = 0; r < radix; ++r) {
+        v[r] = a[cuda::fft::stockham_input(j, r, n, radix)];
+        if (r > 0 && ns > 1) v[r] = v[r] * tw[cuda::fft::stockham_twiddle(j, r, ns, n, radix)];
+      }
+      switch (radix) {
+        case 2: cuda::fft::dft<2>(v); break;
+        case 4: cuda::fft::dft<4>(v); break;
+        case 8: cuda::fft::dft<8>(v); break;
+        default: cuda::fft::dft<16>(v); break;
+      }
+      for (int r = 0; r < radix; ++r) b[cuda::fft::stockham_output(j, r, ns, radix)] = v[r];
+    }
+    std::swap(a, b);
+    ns *= radix;
+  }
+  return a;
+}
+
+class StockhamSizes : public ::testing::TestWithParam<int> {};
+
+TEST_P(StockhamSizes, EmulatedScheduleMatchesFloat64) {
+  const int n = GetParam();
+  const auto x = test::random_complex(n, 7 + n);
+  const auto got = emulate_stockham(x);
+  std::vector<std::complex<double>> ref = x;
+  core::FftPlan<double> p({n}, core::FftDirection::forward, ref.data(), ref.data(), FftPlanning::estimate);
+  p.execute(ref.data(), ref.data());
+  std::vector<std::complex<double>> g(n);
+  for (int i = 0; i < n; ++i) g[i] = {got[i].re, got[i].im};
+  EXPECT_LT(test::rel_l2(g, ref), 2e-6);
+}
+
+INSTANTIATE_TEST_SUITE_P(Pow2, StockhamSizes, ::testing::Values(256, 512, 1024, 2048, 4096, 8192, 16384));
