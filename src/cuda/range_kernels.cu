@@ -37,7 +37,7 @@ __device__ __forceinline__ C32 load_raw(const void* raw, std::size_t index) {
 }
 
 template <int N>
-__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines)
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
     fft_rows_kernel(const float2* __restrict__ in, float2* __restrict__ out, int lines, bool inverse,
                     const float2* __restrict__ tw) {
   extern __shared__ C32 smem[];
@@ -59,8 +59,13 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines)
     out[static_cast<std::size_t>(line) * N + tid + q * T] = to_float2(inverse ? fft::conj(v[q]) : v[q]);
 }
 
+// The fused kernel keeps two FFTs' worth of live state: it gets the whole register file (one block
+// per multiprocessor at 512+ threads) rather than spilling.
+template <int N, bool Fused>
+constexpr int range_min_blocks = Fused && BlockShape<N>::threads * BlockShape<N>::lines >= 512 ? 1 : BlockShape<N>::min_blocks;
+
 template <int N, SampleType S, bool Fused>
-__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines)
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, range_min_blocks<N, Fused>)
     range_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
                  const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
   extern __shared__ C32 smem[];
@@ -100,8 +105,8 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines)
 
 // exp(j phase) for a float64 phase of any size: reduced modulo 2 pi in float64 first.
 __device__ __forceinline__ C32 unit_phasor(double phase) {
-  const double two_pi = 6.283185307179586476925286766559;
-  const float reduced = static_cast<float>(phase - two_pi * rint(phase / two_pi));
+  const double two_pi = 6.283185307179586476925286766559, inv_two_pi = 0.15915494309189533576888376337251;
+  const float reduced = static_cast<float>(phase - two_pi * rint(phase * inv_two_pi));
   float sn, cs;
   sincosf(reduced, &sn, &cs);
   return {cs, sn};
@@ -117,6 +122,29 @@ __device__ __forceinline__ C32 src_factor(int m, int n, double q, double df) {
 }
 
 // Windowed-sinc interpolation of a circular row at position p (taps from `row(index)`).
+template <int Taps, class RowAt>
+__device__ __forceinline__ C32 rcmc_taps(RowAt row_at, long long i0, const float* __restrict__ w, int taps) {
+  C32 acc{0.f, 0.f};
+  if constexpr (Taps == 8) {  // the default kernel: unrolled, weights as two 16-byte loads
+    const float4 w0 = __ldg(reinterpret_cast<const float4*>(w)), w1 = __ldg(reinterpret_cast<const float4*>(w) + 1);
+    const float ws[8] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w};
+#pragma unroll
+    for (int t = 0; t < 8; ++t) {
+      const C32 x = row_at(i0 + t);
+      acc.re = fmaf(x.re, ws[t], acc.re);
+      acc.im = fmaf(x.im, ws[t], acc.im);
+    }
+  } else {
+    for (int t = 0; t < taps; ++t) {
+      const C32 x = row_at(i0 + t);
+      const float wt = __ldg(w + t);
+      acc.re = fmaf(x.re, wt, acc.re);
+      acc.im = fmaf(x.im, wt, acc.im);
+    }
+  }
+  return acc;
+}
+
 template <class RowAt>
 __device__ __forceinline__ C32 rcmc_sample(RowAt row_at, double p, const float* __restrict__ sinc, int taps,
                                            int fractions) {
@@ -124,18 +152,11 @@ __device__ __forceinline__ C32 rcmc_sample(RowAt row_at, double p, const float* 
   const int frac_row = static_cast<int>((p - fl) * fractions + 0.5);
   const long long i0 = static_cast<long long>(fl) - taps / 2 + 1;
   const float* w = sinc + static_cast<std::size_t>(frac_row) * taps;
-  C32 acc{0.f, 0.f};
-  for (int t = 0; t < taps; ++t) {
-    const C32 x = row_at(i0 + t);
-    const float wt = __ldg(w + t);
-    acc.re = fmaf(x.re, wt, acc.re);
-    acc.im = fmaf(x.im, wt, acc.im);
-  }
-  return acc;
+  return taps == 8 ? rcmc_taps<8>(row_at, i0, w, taps) : rcmc_taps<0>(row_at, i0, w, taps);
 }
 
 template <int N>
-__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines)
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
     range_doppler_kernel(float2* __restrict__ work, int lines, int nr, const core::DopplerRow* __restrict__ rows,
                          double df, const float* __restrict__ sinc, int taps, int fractions,
                          const float2* __restrict__ tw) {

@@ -101,6 +101,7 @@ TEST_F(SimScene, KaiserRangeWindowLowersTheSidelobes) {
 
 TEST_F(SimScene, PlanIsReusableDeterministicAndWritesEveryPixel) {
   FocusOptions o1, o2;
+  o1.backend = o2.backend = Backend::cpu;  // the CPU's thread-count determinism
   o1.threads = 1;
   o2.threads = 2;
   Plan p1 = make_plan(scene->radar, raw->lines(), raw->samples(), o1);
@@ -128,7 +129,9 @@ TEST_F(SimScene, IntegerSamplesFocusLikeTheirComplexValues) {
     iq[2 * k + 1] = static_cast<std::int16_t>(std::lround(raw->data()[k].imag() * 1000));
     as_complex.data()[k] = {static_cast<float>(iq[2 * k]), static_cast<float>(iq[2 * k + 1])};
   }
-  Plan plan = make_plan(scene->radar, raw->lines(), raw->samples(), {});
+  FocusOptions cpu;
+  cpu.backend = Backend::cpu;
+  Plan plan = make_plan(scene->radar, raw->lines(), raw->samples(), cpu);
   ComplexImage a, b;
   plan.focus(RawView{SampleType::int16_iq, iq.data(), raw->lines(), raw->samples()}, a);
   plan.focus(view_of(as_complex), b);

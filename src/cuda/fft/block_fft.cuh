@@ -38,8 +38,24 @@ __device__ __forceinline__ void stockham_passes(C32 (&v)[kRadix], C32* s, const 
 #pragma unroll
       for (int r = 0; r < Rp; ++r) x[r] = v[b + r * B];
       if constexpr (ns > 1) {
+        // w^r for r < Rp from the exact table values w, w^2, w^4, w^8 and at most three products: 4
+        // scattered table reads instead of Rp - 1, each factor within a few ulp.
+        const int a = stockham_twiddle(j, 1, ns, N, Rp);
+        C32 p2[4];
 #pragma unroll
-        for (int r = 1; r < Rp; ++r) x[r] = x[r] * to_c32(__ldg(tw + stockham_twiddle(j, r, ns, N, Rp)));
+        for (int e = 0; e < 4; ++e) p2[e] = (1 << e) < Rp ? to_c32(__ldg(tw + (a << e))) : C32{1.f, 0.f};
+#pragma unroll
+        for (int r = 1; r < Rp; ++r) {
+          C32 w{1.f, 0.f};
+          bool first = true;
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            if (r & (1 << e)) {
+              w = first ? p2[e] : w * p2[e];
+              first = false;
+            }
+          x[r] = x[r] * w;
+        }
       }
       dft<Rp>(x);
 #pragma unroll
@@ -70,6 +86,9 @@ struct BlockShape {
   static constexpr int threads = N / kRadix;                           // per line
   static constexpr int lines = threads >= 256 ? 1 : 256 / threads;     // lines per block
   static constexpr int smem_bytes = lines * smem_size(N) * static_cast<int>(sizeof(C32));
+  // Blocks per multiprocessor to hold registers for (launch bounds): two for 512-thread lines, so
+  // one block computes while the other waits at a barrier.
+  static constexpr int min_blocks = threads * lines >= 1024 ? 1 : threads * lines >= 512 ? 2 : 3;
 };
 
 }  // namespace sarfuse::cuda::fft
