@@ -14,16 +14,22 @@ using C32 = Cx<float>;
 __device__ __forceinline__ C32 to_c32(float2 a) { return {a.x, a.y}; }
 __device__ __forceinline__ float2 to_float2(C32 a) { return make_float2(a.re, a.im); }
 
-constexpr int kRadix = 16;
+constexpr int kRadix = 16;  // elements per thread: N/16 threads per line
+
+// Largest pass radix. (Radix 8 at N = 16384, two butterflies per thread, was tried to relieve the
+// 64-register cap of 1024-thread blocks: the fused kernel spilled more, ~1 KB per thread, not less.)
+template <int N>
+constexpr int max_pass_radix = 16;
 
 constexpr int ipow(int b, int e) { return e == 0 ? 1 : b * ipow(b, e - 1); }
 
 template <int N, int P>
 __device__ __forceinline__ void stockham_passes(C32 (&v)[kRadix], C32* s, const float2* __restrict__ tw, int tid) {
-  constexpr int kPasses = pass_count(N, kRadix);
+  constexpr int kMax = max_pass_radix<N>;
+  constexpr int kPasses = pass_count(N, kMax);
   if constexpr (P < kPasses) {
-    constexpr int Rp = pass_radix(N, kRadix, P);
-    constexpr int ns = ipow(kRadix, P);
+    constexpr int Rp = pass_radix(N, kMax, P);
+    constexpr int ns = ipow(kMax, P);
     constexpr int B = kRadix / Rp;  // butterflies per thread in this pass
     constexpr int T = N / kRadix;
     if constexpr (P > 0) {
