@@ -1,30 +1,51 @@
 #!/bin/sh
 # Runs on the GPU machine (device tool), from the repository root, with .devbundle carried:
-#   scripts/device_run.sh [tests|bench|all] [bench sizes...]
-# Every test binary of the suite (CPU and GPU), then the CUDA benchmark; logs under $OUT.
+#   scripts/device_run.sh tests|bench|sanitize|all [bench sizes...]
+# tests: every test binary of the suite (CPU and GPU); sanitize: compute-sanitizer memcheck over the
+# GPU tests, racecheck/synccheck/initcheck over a subset; bench: `sarfuse bench --backend cuda` per size
+# (+ the circular range mode at the first size). Logs and JSON under $OUT (at most 8 files come back).
 set -u
 WHAT=${1:-all}
+[ $# -gt 0 ] && shift
+SIZES=${*:-4096x4096}
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT" /tmp/sf && tar -C /tmp/sf -xJf .devbundle/bundle.tar.xz
 export LD_LIBRARY_PATH=/tmp/sf/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export SARFUSE_TEST_DATA=/tmp/sf/data SARFUSE_TEST_SOURCE=$(pwd) SARFUSE_TEST_CLI=/tmp/sf/bin/sarfuse
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1
-cat "$OUT/gpu.txt"
+LOG="$OUT/results.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv >> "$LOG" 2>&1
 status=0
 if [ "$WHAT" = tests ] || [ "$WHAT" = all ]; then
   for t in unit integration cli gpu; do
-    /tmp/sf/bin/sarfuse_${t}_tests --gtest_brief=1 > "$OUT/test_$t.log" 2>&1
+    /tmp/sf/bin/sarfuse_${t}_tests > /tmp/test_$t.log 2>&1
     rc=$?
     [ $rc -ne 0 ] && status=1
-    printf '%-12s rc=%s  %s\n' "$t" "$rc" "$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/test_$t.log" | tr '\n' ' ')"
+    printf 'tests %-12s rc=%s  %s\n' "$t" "$rc" "$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' /tmp/test_$t.log | tr '\n' ' ')" | tee -a "$LOG"
+    grep -E "FAILED|Failure|SKIPPED \]|contrast|relative_l2" -A4 /tmp/test_$t.log | head -40 >> "$LOG"
   done
-  grep -E "FAILED|Failure" -A6 "$OUT"/test_*.log | head -60
+  cat /tmp/test_gpu.log > "$OUT/test_gpu.log"
+fi
+if [ "$WHAT" = sanitize ] || [ "$WHAT" = all ]; then
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  SUB='Pow2/CudaFftSizes.*/0:Pow2/CudaFftSizes.*/4:CudaRange.*:Pipelines/CudaChain.FiveTarget*'
+  {
+    echo "== memcheck, whole GPU test binary"; "$CS" --tool memcheck --leak-check full /tmp/sf/bin/sarfuse_gpu_tests --gtest_brief=1 2>&1 | tail -4
+    for tool in racecheck synccheck initcheck; do
+      echo "== $tool, $SUB"; "$CS" --tool $tool /tmp/sf/bin/sarfuse_gpu_tests --gtest_brief=1 --gtest_filter="$SUB" 2>&1 | tail -4
+    done
+  } > "$OUT/sanitizer.txt" 2>&1
+  cat "$OUT/sanitizer.txt" | tee -a "$LOG"
 fi
 if [ "$WHAT" = bench ] || [ "$WHAT" = all ]; then
-  shift 2>/dev/null || true
-  for size in ${*:-4096x4096}; do
-    /tmp/sf/bin/sarfuse bench --backend cuda --size "$size" --repeats 50 --json "$OUT/bench_$size.json" > "$OUT/bench_$size.txt" 2>&1
-    cat "$OUT/bench_$size.txt"
+  first=1
+  for size in $SIZES; do
+    /tmp/sf/bin/sarfuse bench --backend cuda --size "$size" --repeats 50 --json "$OUT/bench_$size.json" >> "$LOG" 2>&1
+    if [ $first = 1 ]; then
+      /tmp/sf/bin/sarfuse bench --backend cuda --size "$size" --repeats 50 --range-mode-circular \
+        --json "$OUT/bench_${size}_circular.json" >> "$LOG" 2>&1
+      first=0
+    fi
   done
 fi
+tail -c 11000 "$LOG"
 exit $status

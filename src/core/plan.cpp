@@ -76,6 +76,7 @@ Plan make_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
     impl = cpu::make_cpu_plan(radar, lines, samples, opt, nfft);
   }
 
+  impl->options.range_fft_size = impl->nfft;  // as used, for the product's sidecar
   ProductGeometry& g = impl->geometry;
   g.eta_first_s = -static_cast<double>(lines) / (2.0 * radar.prf_hz);
   g.azimuth_spacing_s = 1.0 / radar.prf_hz;

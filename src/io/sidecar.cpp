@@ -27,6 +27,8 @@ std::string product_sidecar_json(const RadarParams& r, const FocusOptions& o, co
                    {"fully_compressed_columns", {g.first_full_column, g.last_full_column}}};
   j["processing"] = {{"algorithm", "range-doppler"},
                      {"backend", to_string(o.backend)},
+                     {"pipeline", o.backend == Backend::cuda ? to_string(o.pipeline) : "n/a"},
+                     {"range_fft_size", o.range_fft_size},
                      {"precision", to_string(o.precision)},
                      {"range_window", o.range_window.to_string()},
                      {"azimuth_window", o.azimuth_window.to_string()},
