@@ -21,7 +21,7 @@ if [ "$WHAT" = tests ] || [ "$WHAT" = all ]; then
     rc=$?
     [ $rc -ne 0 ] && status=1
     printf 'tests %-12s rc=%s  %s\n' "$t" "$rc" "$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' /tmp/test_$t.log | tr '\n' ' ')" | tee -a "$LOG"
-    grep -E "FAILED|Failure|SKIPPED \]|contrast|relative_l2" -A4 /tmp/test_$t.log | head -40 >> "$LOG"
+    grep -E "FAILED|Failure|SKIPPED \]|contrast|relative L2" /tmp/test_$t.log | head -60 >> "$LOG"
   done
   cat /tmp/test_gpu.log > "$OUT/test_gpu.log"
 fi

@@ -107,7 +107,7 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   js["size"] = {na, nr};
   js["repeats"] = o.repeats;
   std::ostringstream out;
-  char line[320];
+  char line[1024];
   std::snprintf(line, sizeof line, "sarfuse bench: CUDA backend on %s, %zu x %zu complex64, median of %d (CUDA events)\n",
                 prop.name, na, nr, o.repeats);
   out << line;

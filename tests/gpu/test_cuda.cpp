@@ -99,7 +99,9 @@ TEST_P(CudaFftSizes, ForwardAndInverseMatchFloat64) {
     p.execute(ref.data(), ref.data());
     std::vector<std::complex<double>> g(got.size());
     for (std::size_t i = 0; i < g.size(); ++i) g[i] = {got[i].x, got[i].y};
-    EXPECT_LT(test::rel_l2(g, ref), 2e-6) << "n " << n << (inverse ? " inverse" : " forward");
+    const double e = test::rel_l2(g, ref);
+    std::printf("FFT %5d %s: relative L2 vs float64 %.3e\n", n, inverse ? "inverse" : "forward", e);
+    EXPECT_LT(e, 2e-6) << "n " << n << (inverse ? " inverse" : " forward");
   }
 }
 
@@ -138,7 +140,9 @@ TEST(CudaRange, FusedRangeCompressionMatchesFloat64) {
       g[l * nr + j] = {got[l * nr + j].x, got[l * nr + j].y};
       rf[l * nr + j] = ref[l * nfft + j];
     }
-  EXPECT_LT(test::rel_l2(g, rf), 2e-6);
+  const double e = test::rel_l2(g, rf);
+  std::printf("fused range compression (4096-point): relative L2 vs float64 %.3e\n", e);
+  EXPECT_LT(e, 2e-6);
 }
 
 TEST(CudaRange, IntegerSamplesConvertInTheLoad) {
@@ -191,6 +195,7 @@ TEST_P(CudaChain, FiveTargetSceneMatchesCpuFp64) {
     ASSERT_TRUE(std::isfinite(slc.data()[k].real()) && std::isfinite(slc.data()[k].imag())) << "element " << k;
   const double e = relative_l2(slc, ref);
   RecordProperty("relative_l2_vs_cpu_fp64", std::to_string(e));
+  std::printf("5-target scene, %s: relative L2 vs CPU fp64 %.3e\n", to_string(GetParam()), e);
   EXPECT_LT(e, 1e-5);
   const auto qg = analyze_targets(slc, p.radar, p.scene->targets);
   const auto qc = analyze_targets(ref, p.radar, p.scene->targets);
@@ -224,6 +229,7 @@ TEST_P(CudaChain, SquintedSatelliteMatchesCpuFp64) {
   gpu.focus(view_of(raw), slc);
   const double e = relative_l2(slc, ref);
   RecordProperty("relative_l2_vs_cpu_fp64", std::to_string(e));
+  std::printf("squinted satellite scene, %s: relative L2 vs CPU fp64 %.3e\n", to_string(GetParam()), e);
   EXPECT_LT(e, 1e-5);
 }
 
