@@ -36,6 +36,11 @@ void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const 
                                double range_bin_hz, SincTableView sinc, const float2* twiddles,
                                cudaStream_t stream);
 
+// out (cols x rows, row pitch out_pitch) = transpose of in (rows x cols, row pitch in_pitch); 32 x 32
+// tiles through shared memory, both sides coalesced.
+void launch_transpose(const float2* in, int rows, int cols, int in_pitch, float2* out, int out_pitch,
+                      cudaStream_t stream);
+
 // Building blocks of the cufft-unfused baseline: each a separate pass over memory.
 void launch_convert_pad(SampleType type, const void* raw, int lines, int nr, float2* out, int nfft,
                         cudaStream_t stream);

@@ -339,9 +339,33 @@ __global__ void azimuth_filter_kernel(float2* __restrict__ data, int lines, int 
   data[i] = to_float2(row.weight != 0.0 ? to_c32(data[i]) * ph : C32{0.f, 0.f});
 }
 
+constexpr int kTile = 32;
+
+__global__ void transpose_kernel(const float2* __restrict__ in, int rows, int cols, int in_pitch,
+                                 float2* __restrict__ out, int out_pitch) {
+  __shared__ float2 tile[kTile][kTile + 1];  // +1: column reads spread over the banks
+  const int c0 = blockIdx.x * kTile, r0 = blockIdx.y * kTile;
+  for (int y = threadIdx.y; y < kTile; y += blockDim.y) {
+    const int r = r0 + y, c = c0 + threadIdx.x;
+    if (r < rows && c < cols) tile[y][threadIdx.x] = in[static_cast<std::size_t>(r) * in_pitch + c];
+  }
+  __syncthreads();
+  for (int y = threadIdx.y; y < kTile; y += blockDim.y) {
+    const int c = c0 + y, r = r0 + threadIdx.x;
+    if (r < rows && c < cols) out[static_cast<std::size_t>(c) * out_pitch + r] = tile[threadIdx.x][y];
+  }
+}
+
 unsigned blocks_for(std::size_t n, int threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
 
 }  // namespace
+
+void launch_transpose(const float2* in, int rows, int cols, int in_pitch, float2* out, int out_pitch,
+                      cudaStream_t stream) {
+  const dim3 grid((cols + kTile - 1) / kTile, (rows + kTile - 1) / kTile);
+  transpose_kernel<<<grid, dim3(kTile, 8), 0, stream>>>(in, rows, cols, in_pitch, out, out_pitch);
+  SARFUSE_LAUNCHED("transpose");
+}
 
 void launch_convert_pad(SampleType type, const void* raw, int lines, int nr, float2* out, int nfft,
                         cudaStream_t stream) {

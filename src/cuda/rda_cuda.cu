@@ -45,14 +45,50 @@ void upload(DeviceBuffer<T>& d, const std::vector<T>& h) {
   SARFUSE_CUDA(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
 }
 
-// Strided column transforms: `batch` columns of `n` points, elements `stride` apart.
-cufftHandle column_plan(int n, int batch, int in_stride, int out_stride, cudaStream_t stream) {
-  cufftHandle p = 0;
-  int dims[1] = {n};
-  SARFUSE_CUFFT(cufftPlanMany(&p, 1, dims, dims, in_stride, 1, dims, out_stride, 1, CUFFT_C2C, batch));
-  SARFUSE_CUFFT(cufftSetStream(p, stream));
-  return p;
+bool is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
+}  // namespace
+
+AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, float2* scratch, cudaStream_t stream)
+    : lines_(lines), cols_(cols), in_pitch_(in_pitch), out_pitch_(out_pitch), stream_(stream) {
+  int dims[1] = {lines};
+  if (is_power_of_two(lines)) {
+    SARFUSE_CUFFT(cufftPlanMany(&plan_, 1, dims, dims, in_pitch, 1, dims, out_pitch, 1, CUFFT_C2C, cols));
+  } else {
+    scratch_ = scratch;
+    SARFUSE_CUFFT(cufftPlanMany(&plan_, 1, dims, dims, 1, lines, dims, 1, lines, CUFFT_C2C, cols));
+  }
+  SARFUSE_CUFFT(cufftSetStream(plan_, stream));
 }
+
+AzimuthFft& AzimuthFft::operator=(AzimuthFft&& o) noexcept {
+  std::swap(plan_, o.plan_);
+  std::swap(lines_, o.lines_);
+  std::swap(cols_, o.cols_);
+  std::swap(in_pitch_, o.in_pitch_);
+  std::swap(out_pitch_, o.out_pitch_);
+  std::swap(scratch_, o.scratch_);
+  std::swap(stream_, o.stream_);
+  return *this;
+}
+
+AzimuthFft::~AzimuthFft() {
+  if (plan_) cufftDestroy(plan_);
+}
+
+void AzimuthFft::exec(const float2* in, float2* out, int direction) {
+  if (!scratch_) {
+    SARFUSE_CUFFT(cufftExecC2C(plan_, reinterpret_cast<cufftComplex*>(const_cast<float2*>(in)),
+                               reinterpret_cast<cufftComplex*>(out), direction));
+    return;
+  }
+  launch_transpose(in, lines_, cols_, in_pitch_, scratch_, lines_, stream_);
+  auto* t = reinterpret_cast<cufftComplex*>(scratch_);
+  SARFUSE_CUFFT(cufftExecC2C(plan_, t, t, direction));
+  launch_transpose(scratch_, cols_, lines_, lines_, out, out_pitch_, stream_);
+}
+
+namespace {
 
 cufftHandle row_plan(int n, int batch, cudaStream_t stream) {
   cufftHandle p = 0;
@@ -94,12 +130,13 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   work_.resize(lines * nfft);
   out_.resize(lines * samples);
   const int n = static_cast<int>(nfft), a = static_cast<int>(lines), c = static_cast<int>(samples);
-  az_fwd_ = column_plan(a, n, n, n, stream_);
+  if (!is_power_of_two(a)) az_scratch_.resize(lines * nfft);
+  az_fwd_ = AzimuthFft(a, n, n, n, az_scratch_.get(), stream_);
   if (options.pipeline == Pipeline::fused) {
-    az_inv_ = column_plan(a, c, n, c, stream_);
+    az_inv_ = AzimuthFft(a, c, n, c, az_scratch_.get(), stream_);
   } else {
     tmp_.resize(lines * samples);
-    az_inv_ = column_plan(a, c, c, c, stream_);
+    az_inv_ = AzimuthFft(a, c, c, c, az_scratch_.get(), stream_);
     rg_fwd_ = row_plan(n, a, stream_);
     rg_inv_ = row_plan(n, a, stream_);
     have_rg_plans_ = true;
@@ -107,8 +144,6 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
 }
 
 CudaRda::~CudaRda() {
-  if (az_fwd_) cufftDestroy(az_fwd_);
-  if (az_inv_) cufftDestroy(az_inv_);
   if (have_rg_plans_) {
     cufftDestroy(rg_fwd_);
     cufftDestroy(rg_inv_);
@@ -119,7 +154,7 @@ CudaRda::~CudaRda() {
 }
 
 std::size_t CudaRda::device_bytes() const {
-  return raw_.bytes() + work_.bytes() + out_.bytes() + tmp_.bytes() + filter_.bytes() + twiddles_.bytes() +
+  return raw_.bytes() + work_.bytes() + out_.bytes() + tmp_.bytes() + az_scratch_.bytes() + filter_.bytes() + twiddles_.bytes() +
          rows_.bytes() + sinc_.bytes();
 }
 
@@ -134,14 +169,12 @@ void CudaRda::run_fused(SampleType type, const void* d_raw, float2* d_out) {
   SARFUSE_CUDA(cudaEventRecord(ev_[0], stream_));
   launch_range_spectrum(n, type, d_raw, a, c, filter_.get(), twiddles_.get(), work_.get(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
-  SARFUSE_CUFFT(cufftExecC2C(az_fwd_, reinterpret_cast<cufftComplex*>(work_.get()),
-                             reinterpret_cast<cufftComplex*>(work_.get()), CUFFT_FORWARD));
+  az_fwd_.exec(work_.get(), work_.get(), CUFFT_FORWARD);
   SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
   launch_range_doppler_rows(n, work_.get(), a, c, rows_.get(), df, {sinc_.get(), taps_, fractions_},
                             twiddles_.get(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
-  SARFUSE_CUFFT(cufftExecC2C(az_inv_, reinterpret_cast<cufftComplex*>(work_.get()),
-                             reinterpret_cast<cufftComplex*>(d_out), CUFFT_INVERSE));
+  az_inv_.exec(work_.get(), d_out, CUFFT_INVERSE);
   SARFUSE_CUDA(cudaEventRecord(ev_[4], stream_));
 }
 
@@ -154,15 +187,14 @@ void CudaRda::run_cufft_unfused(SampleType type, const void* d_raw, float2* d_ou
   SARFUSE_CUFFT(cufftExecC2C(rg_fwd_, w, w, CUFFT_FORWARD));
   launch_multiply_rows(work_.get(), a, n, n, filter_.get(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
-  SARFUSE_CUFFT(cufftExecC2C(az_fwd_, w, w, CUFFT_FORWARD));
+  az_fwd_.exec(work_.get(), work_.get(), CUFFT_FORWARD);
   SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
   if (src_any_) launch_src_multiply(work_.get(), a, n, rows_.get(), df, stream_);
   SARFUSE_CUFFT(cufftExecC2C(rg_inv_, w, w, CUFFT_INVERSE));
   launch_rcmc(work_.get(), n, n, tmp_.get(), a, c, rows_.get(), {sinc_.get(), taps_, fractions_}, stream_);
   launch_azimuth_filter(tmp_.get(), a, c, rows_.get(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
-  SARFUSE_CUFFT(cufftExecC2C(az_inv_, reinterpret_cast<cufftComplex*>(tmp_.get()),
-                             reinterpret_cast<cufftComplex*>(d_out), CUFFT_INVERSE));
+  az_inv_.exec(tmp_.get(), d_out, CUFFT_INVERSE);
   SARFUSE_CUDA(cudaEventRecord(ev_[4], stream_));
 }
 
