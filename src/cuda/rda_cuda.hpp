@@ -12,13 +12,15 @@
 
 namespace sarfuse::cuda {
 
-// Azimuth FFTs of `cols` columns of a row-major array, one of two ways: cuFFT on the strided columns
-// (power-of-two lengths, where cuFFT's strided kernels run near half the copy rate), or transpose ->
-// contiguous batched cuFFT -> transpose (other lengths: strided cuFFT fell to 6 % of the copy rate
-// at 30000 lines, three passes at full rate cost far less).
+// Azimuth FFTs of `cols` columns of a row-major array, one of two ways: cuFFT on the strided columns,
+// or transpose -> contiguous batched cuFFT -> transpose. Strided cuFFT ran near half the copy rate at
+// 4096 lines but at 6 % at 30000 lines, where the three full-rate passes cost a third as much; at
+// 1536 lines strided was faster again. So the plan measures both (like FFTW_MEASURE) when the line
+// count is not a power of two, and keeps the faster.
 class AzimuthFft {
  public:
   AzimuthFft() = default;
+  // scratch == nullptr: strided; else transposing through scratch (cols x lines).
   AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, float2* scratch, cudaStream_t stream);
   AzimuthFft(const AzimuthFft&) = delete;
   AzimuthFft& operator=(const AzimuthFft&) = delete;
@@ -58,6 +60,7 @@ class CudaRda final : public PlanImpl {
   bool azimuth_transposed() const { return az_fwd_.transposed(); }
 
  private:
+  bool transposing_is_faster(int lines, int cols);
   void run_fused(SampleType type, const void* d_raw, float2* d_out);
   void run_cufft_unfused(SampleType type, const void* d_raw, float2* d_out);
 
