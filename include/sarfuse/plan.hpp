@@ -13,8 +13,9 @@ enum class Backend { automatic, cpu, cuda };
 enum class Precision { fp32, fp64 };
 enum class SrcMode { automatic, on, off };  // automatic: on when the Doppler centroid is not 0
 enum class FftPlanning { estimate, measure };
-// CUDA pipelines: the project's fused kernels, or what a careful cuFFT user would write (baseline).
-enum class Pipeline { fused, cufft_unfused };
+// CUDA pipelines: the project's fused kernels, or what a careful cuFFT user would write (baselines:
+// separate kernels, or the range filter multiply fused into cuFFT by an LTO store callback).
+enum class Pipeline { fused, cufft_unfused, cufft_callback };
 
 // Spectral weighting window. Parsed from "none", "hamming", "hamming:0.54", "kaiser:2.5".
 struct Window {

@@ -110,11 +110,19 @@ Precision parse_precision(const std::string& s) {
   if (s == "fp64") return Precision::fp64;
   throw Error("--precision: expected fp32 or fp64 (got '" + s + "')");
 }
-const char* to_string(Pipeline p) { return p == Pipeline::fused ? "fused" : "cufft-unfused"; }
+const char* to_string(Pipeline p) {
+  switch (p) {
+    case Pipeline::fused: return "fused";
+    case Pipeline::cufft_unfused: return "cufft-unfused";
+    case Pipeline::cufft_callback: return "cufft-callback";
+  }
+  return "?";
+}
 Pipeline parse_pipeline(const std::string& s) {
   if (s == "fused") return Pipeline::fused;
   if (s == "cufft-unfused") return Pipeline::cufft_unfused;
-  throw Error("--pipeline: expected fused or cufft-unfused (got '" + s + "')");
+  if (s == "cufft-callback") return Pipeline::cufft_callback;
+  throw Error("--pipeline: expected fused, cufft-unfused or cufft-callback (got '" + s + "')");
 }
 
 #if !SARFUSE_HAVE_CUDA

@@ -2,6 +2,7 @@
 // check the launch, and never synchronise.
 #pragma once
 #include <cuda_runtime.h>
+#include <cufft.h>
 
 #include "core/filters.hpp"
 #include "sarfuse/image.hpp"
@@ -40,6 +41,11 @@ void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const 
 // tiles through shared memory, both sides coalesced.
 void launch_transpose(const float2* in, int rows, int cols, int in_pitch, float2* out, int out_pitch,
                       cudaStream_t stream);
+
+// A batched row-FFT plan (batch lines of n points, contiguous) whose store multiplies by `filter`
+// (n coefficients) through a cuFFT LTO callback; `info` is device memory for the callback's
+// arguments (two 8-byte words), owned by the caller.
+cufftHandle make_filter_callback_plan(int n, int batch, const float2* filter, void* info, cudaStream_t stream);
 
 // Building blocks of the cufft-unfused baseline: each a separate pass over memory.
 void launch_convert_pad(SampleType type, const void* raw, int lines, int nr, float2* out, int nfft,

@@ -13,6 +13,8 @@
 #include "cuda/backend.hpp"
 #include "cuda/check.hpp"
 #include "cuda/kernels.hpp"
+#include "range_filter_callback_fatbin.h"  // generated: the LTO-IR of callbacks/range_filter_callback.cu
+#include <cufftXt.h>
 
 namespace sarfuse::cuda {
 
@@ -23,6 +25,25 @@ int device_count() {
     return 0;
   }
   return n;
+}
+
+cufftHandle make_filter_callback_plan(int n, int batch, const float2* filter, void* info, cudaStream_t stream) {
+  struct {
+    const float2* filter;
+    unsigned long long nfft;
+  } host{filter, static_cast<unsigned long long>(n)};
+  static_assert(sizeof(host) == 16);
+  SARFUSE_CUDA(cudaMemcpy(info, &host, sizeof host, cudaMemcpyHostToDevice));
+  cufftHandle p = 0;
+  SARFUSE_CUFFT(cufftCreate(&p));
+  void* caller_info[1] = {info};
+  SARFUSE_CUFFT(cufftXtSetJITCallback(p, "sarfuse_store_times_filter", sarfuse_range_filter_callback_fatbin,
+                                      sizeof(sarfuse_range_filter_callback_fatbin), CUFFT_CB_ST_COMPLEX, caller_info));
+  int dims[1] = {n};
+  std::size_t work = 0;
+  SARFUSE_CUFFT(cufftMakePlanMany(p, 1, dims, dims, 1, n, dims, 1, n, CUFFT_C2C, batch, &work));
+  SARFUSE_CUFFT(cufftSetStream(p, stream));
+  return p;
 }
 
 namespace {
@@ -142,7 +163,12 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   } else {
     tmp_.resize(lines * samples);
     az_inv_ = AzimuthFft(a, c, c, c, az_scratch_.get(), stream_);
-    rg_fwd_ = row_plan(n, a, stream_);
+    if (options.pipeline == Pipeline::cufft_callback) {
+      callback_info_.resize(2);
+      rg_fwd_ = make_filter_callback_plan(n, a, filter_.get(), callback_info_.get(), stream_);
+    } else {
+      rg_fwd_ = row_plan(n, a, stream_);
+    }
     rg_inv_ = row_plan(n, a, stream_);
     have_rg_plans_ = true;
   }
@@ -214,7 +240,8 @@ void CudaRda::run_cufft_unfused(SampleType type, const void* d_raw, float2* d_ou
   SARFUSE_CUDA(cudaEventRecord(ev_[0], stream_));
   launch_convert_pad(type, d_raw, a, c, work_.get(), n, stream_);
   SARFUSE_CUFFT(cufftExecC2C(rg_fwd_, w, w, CUFFT_FORWARD));
-  launch_multiply_rows(work_.get(), a, n, n, filter_.get(), stream_);
+  if (options.pipeline != Pipeline::cufft_callback)  // else the store callback multiplied
+    launch_multiply_rows(work_.get(), a, n, n, filter_.get(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
   az_fwd_.exec(work_.get(), work_.get(), CUFFT_FORWARD);
   SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));

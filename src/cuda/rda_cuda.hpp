@@ -72,6 +72,7 @@ class CudaRda final : public PlanImpl {
   DeviceBuffer<std::byte> raw_;
   DeviceBuffer<float2> work_, out_, tmp_, filter_, twiddles_, az_scratch_;
   DeviceBuffer<core::DopplerRow> rows_;
+  DeviceBuffer<unsigned long long> callback_info_;  // cufft-callback: the LTO callback's arguments
   DeviceBuffer<float> sinc_;
   int taps_ = 8, fractions_ = 2048;
   bool src_any_ = false;

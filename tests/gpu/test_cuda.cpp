@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -277,8 +278,13 @@ TEST_P(CudaChain, NonPowerOfTwoAzimuthMatchesCpuFp64) {
   EXPECT_LT(e, 1e-5);
 }
 
-INSTANTIATE_TEST_SUITE_P(Pipelines, CudaChain, ::testing::Values(Pipeline::fused, Pipeline::cufft_unfused),
-                         [](const auto& info) { return info.param == Pipeline::fused ? std::string("fused") : std::string("cufft_unfused"); });
+INSTANTIATE_TEST_SUITE_P(Pipelines, CudaChain,
+                         ::testing::Values(Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback),
+                         [](const auto& info) {
+                           std::string n = to_string(info.param);
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
 
 TEST(CudaRadarsat, Scene5FocusesSharplyOnTheGpu) {
   REQUIRE_GPU();
