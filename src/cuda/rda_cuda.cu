@@ -13,7 +13,7 @@
 #include "cuda/backend.hpp"
 #include "cuda/check.hpp"
 #include "cuda/kernels.hpp"
-#include "range_filter_callback_fatbin.h"  // generated: the LTO-IR of callbacks/range_filter_callback.cu
+#include "range_filter_callback_fatbin.h"  // generated: LTO-IR of callbacks/range_filter_callback.cu (-dc: the function must survive)
 #include <cufftXt.h>
 
 namespace sarfuse::cuda {
