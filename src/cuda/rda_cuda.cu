@@ -41,7 +41,17 @@ cufftHandle make_filter_callback_plan(int n, int batch, const float2* filter, vo
                                       sizeof(sarfuse_range_filter_callback_fatbin), CUFFT_CB_ST_COMPLEX, caller_info));
   int dims[1] = {n};
   std::size_t work = 0;
-  SARFUSE_CUFFT(cufftMakePlanMany(p, 1, dims, dims, 1, n, dims, 1, n, CUFFT_C2C, batch, &work));
+  const cufftResult r = cufftMakePlanMany(p, 1, dims, dims, 1, n, dims, 1, n, CUFFT_C2C, batch, &work);
+  if (r != CUFFT_SUCCESS) {
+    cufftDestroy(p);
+    // Seen on the H200 machine's CUDA 13.0 toolkit: cuFFT 12.0.0.61 asks libnvJitLink for its 13.1
+    // entry points (__nvJitLinkCreate_13_1, ...) and the toolkit's nvJitLink is 13.0.88, so JIT
+    // linking the callback fails inside cuFFT.
+    throw Error("cufft-callback: cuFFT could not JIT-link the LTO callback (cuFFT error " +
+                std::to_string(static_cast<int>(r)) +
+                "); cuFFT's LTO callbacks need an nvJitLink at least as new as cuFFT expects (CUDA 13.0: cuFFT "
+                "12.0.0.61 wants nvJitLink 13.1, the toolkit ships 13.0)");
+  }
   SARFUSE_CUFFT(cufftSetStream(p, stream));
   return p;
 }
