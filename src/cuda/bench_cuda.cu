@@ -3,6 +3,7 @@
 #include <cufft.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -274,6 +275,98 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   js["rda"] = {{"range_fft", nfft_lin}, {"azimuth_transposed", transposed},
                {"cufft_callback_ms", std::isnan(tcb) ? nlohmann::json() : nlohmann::json(tcb)}, {"stages", jst}, {"fused_ms", tf}, {"cufft_unfused_ms", tu},
                {"speedup", tu / tf}, {"floor_ms", floor_ms}};
+  // ---- host to host: successive scenes through two plans, upload / compute / download overlapped ----
+  {
+    const int scenes = 8;
+    fo.pipeline = Pipeline::fused;
+    nlohmann::json jh = nlohmann::json::array();
+    out << "\nhost to host (pinned memory; scene s+1 uploads and scene s-1 downloads while scene s computes)\n";
+    for (SampleType type : {SampleType::complex64, SampleType::int8_iq}) {
+      const std::size_t in_bytes = scene * bytes_per_sample(type), out_bytes = scene * 8;
+      void* h_in = nullptr;
+      void* h_out[2] = {nullptr, nullptr};
+      SARFUSE_CUDA(cudaMallocHost(&h_in, in_bytes));
+      for (auto& p : h_out) SARFUSE_CUDA(cudaMallocHost(&p, out_bytes));
+      {  // random non-zero samples of the type
+        std::mt19937 g(5);
+        if (type == SampleType::int8_iq) {
+          auto* b = static_cast<std::int8_t*>(h_in);
+          for (std::size_t k = 0; k < 2 * scene; ++k) b[k] = static_cast<std::int8_t>(2 * static_cast<int>(g() % 16) - 15);
+        } else {
+          const auto v = random_samples(scene, 9);
+          std::memcpy(h_in, v.data(), in_bytes);
+        }
+      }
+      cuda::CudaRda plans[2] = {cuda::CudaRda(radar, na, nr, fo, nfft_lin), cuda::CudaRda(radar, na, nr, fo, nfft_lin)};
+      cudaStream_t up, down;
+      SARFUSE_CUDA(cudaStreamCreateWithFlags(&up, cudaStreamNonBlocking));
+      SARFUSE_CUDA(cudaStreamCreateWithFlags(&down, cudaStreamNonBlocking));
+      cudaEvent_t uploaded[2], computed[2], downloaded[2], t0, t1;
+      for (int b = 0; b < 2; ++b) {
+        SARFUSE_CUDA(cudaEventCreateWithFlags(&uploaded[b], cudaEventDisableTiming));
+        SARFUSE_CUDA(cudaEventCreateWithFlags(&computed[b], cudaEventDisableTiming));
+        SARFUSE_CUDA(cudaEventCreateWithFlags(&downloaded[b], cudaEventDisableTiming));
+        SARFUSE_CUDA(cudaEventRecord(computed[b], plans[b].stream()));
+        SARFUSE_CUDA(cudaEventRecord(downloaded[b], down));
+      }
+      SARFUSE_CUDA(cudaEventCreate(&t0));
+      SARFUSE_CUDA(cudaEventCreate(&t1));
+      auto pipeline = [&](int count) {
+        for (int sc = 0; sc < count; ++sc) {
+          const int b = sc % 2;
+          cuda::CudaRda& p = plans[b];
+          SARFUSE_CUDA(cudaStreamWaitEvent(up, computed[b]));  // its raw buffer is free again
+          SARFUSE_CUDA(cudaMemcpyAsync(p.device_raw(), h_in, in_bytes, cudaMemcpyHostToDevice, up));
+          SARFUSE_CUDA(cudaEventRecord(uploaded[b], up));
+          SARFUSE_CUDA(cudaStreamWaitEvent(p.stream(), uploaded[b]));
+          SARFUSE_CUDA(cudaStreamWaitEvent(p.stream(), downloaded[b]));  // its output buffer is free again
+          p.run(type, p.device_raw(), p.device_output());
+          SARFUSE_CUDA(cudaEventRecord(computed[b], p.stream()));
+          SARFUSE_CUDA(cudaStreamWaitEvent(down, computed[b]));
+          SARFUSE_CUDA(cudaMemcpyAsync(h_out[b], p.device_output(), out_bytes, cudaMemcpyDeviceToHost, down));
+          SARFUSE_CUDA(cudaEventRecord(downloaded[b], down));
+        }
+      };
+      pipeline(2);  // warm-up
+      SARFUSE_CUDA(cudaDeviceSynchronize());
+      SARFUSE_CUDA(cudaEventRecord(t0, up));
+      pipeline(scenes);
+      SARFUSE_CUDA(cudaStreamWaitEvent(up, downloaded[(scenes - 1) % 2]));
+      SARFUSE_CUDA(cudaEventRecord(t1, up));
+      SARFUSE_CUDA(cudaEventSynchronize(t1));
+      float ms_total = 0;
+      SARFUSE_CUDA(cudaEventElapsedTime(&ms_total, t0, t1));
+      // The PCIe floor, measured in the same run: one pinned upload and one download alone.
+      const double t_up = time_ms(5, up, [&](int) {
+        SARFUSE_CUDA(cudaMemcpyAsync(plans[0].device_raw(), h_in, in_bytes, cudaMemcpyHostToDevice, up));
+      });
+      const double t_down = time_ms(5, down, [&](int) {
+        SARFUSE_CUDA(cudaMemcpyAsync(h_out[0], plans[0].device_output(), out_bytes, cudaMemcpyDeviceToHost, down));
+      });
+      const double per_scene = ms_total / scenes;
+      std::snprintf(line, sizeof line,
+                    "  %-10s %8.3f ms per scene (%d scenes); upload %.3f ms (%.1f GB/s), download %.3f ms "
+                    "(%.1f GB/s): floor max(up, down) %.3f ms, %.0f %% of it\n",
+                    to_string(type), per_scene, scenes, t_up, in_bytes / (t_up * 1e-3) / 1e9, t_down,
+                    out_bytes / (t_down * 1e-3) / 1e9, std::max(t_up, t_down),
+                    100.0 * std::max(t_up, t_down) / per_scene);
+      out << line;
+      jh.push_back({{"input", to_string(type)}, {"ms_per_scene", per_scene}, {"upload_ms", t_up},
+                    {"download_ms", t_down}, {"floor_ms", std::max(t_up, t_down)}});
+      for (int b = 0; b < 2; ++b) {
+        cudaEventDestroy(uploaded[b]);
+        cudaEventDestroy(computed[b]);
+        cudaEventDestroy(downloaded[b]);
+      }
+      cudaEventDestroy(t0);
+      cudaEventDestroy(t1);
+      cudaStreamDestroy(up);
+      cudaStreamDestroy(down);
+      cudaFreeHost(h_in);
+      for (auto* p : h_out) cudaFreeHost(p);
+    }
+    js["host_to_host"] = jh;
+  }
   SARFUSE_CUDA(cudaStreamDestroy(s));
   if (!o.json_path.empty()) write_text_file(o.json_path, js.dump(2) + "\n");
   return out.str();
