@@ -6,6 +6,8 @@ namespace sarfuse {
 
 class PlanImpl {
  public:
+  PlanImpl(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& o, std::size_t n_fft, Backend b)
+      : radar(r), options(o), lines(na), samples(nr), nfft(n_fft), backend(b) {}
   virtual ~PlanImpl() = default;
   virtual void focus(const RawView& raw, ComplexImage& slc) = 0;
 

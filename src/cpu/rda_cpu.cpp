@@ -72,13 +72,8 @@ class CpuRda final : public PlanImpl {
   static constexpr int kPhasorBlock = 32;
   static constexpr std::size_t kPrefetchRows = 16;
 
-  CpuRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft) {
-    radar = r;
-    options = opt;
-    lines = na;
-    samples = nr;
-    nfft = n_fft;
-    backend = Backend::cpu;
+  CpuRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft)
+      : PlanImpl(r, na, nr, opt, n_fft, Backend::cpu) {
     threads_ = opt.threads;
     stride_ = (nfft + 7) / 8 * 8;  // every row 64-byte aligned, as the FFT plans expect
     work_.resize(lines * stride_);
@@ -221,8 +216,8 @@ class CpuRda final : public PlanImpl {
           const T* w = sinc_weights_.data() + 2 * (sinc_.row_for(p - fl) - sinc_.weights.data());
           const bool inside = i0 >= 0 && i0 + taps <= n;
           const cplx acc = !inside ? interpolate_wrapped(rc, i0, w, taps, n)
-                           : taps == 8 ? interpolate<8>(rc + i0, w)
-                                       : interpolate_any(rc + i0, w, taps);
+                           : taps == 8 ? interpolate<8>(rc + i0, w, taps)
+                                       : interpolate<0>(rc + i0, w, taps);
           r[j] = acc * (a * steps[j - j0]);
         }
         anchor *= block_step;
@@ -241,22 +236,13 @@ class CpuRda final : public PlanImpl {
     if constexpr (kLanes == 4) return {acc[0] + acc[2], acc[1] + acc[3]};
     else return {acc[0], acc[1]};
   }
+  // Taps > 0: the kernel length at compile time (the default 8, unrolled); 0: `taps` at run time.
   template <int Taps>
-  static cplx interpolate(const cplx* x, const T* w2) {
+  static cplx interpolate(const cplx* x, const T* w2, int taps) {
+    const int n = Taps > 0 ? Taps : taps;
     const T* xf = reinterpret_cast<const T*>(x);
     Vec acc = {};
-    for (int i = 0; i < 2 * Taps; i += kLanes) {
-      Vec a, b;
-      std::memcpy(&a, xf + i, sizeof a);
-      std::memcpy(&b, w2 + i, sizeof b);
-      acc += a * b;
-    }
-    return reduce(acc);
-  }
-  static cplx interpolate_any(const cplx* x, const T* w2, int taps) {
-    const T* xf = reinterpret_cast<const T*>(x);
-    Vec acc = {};
-    for (int i = 0; i < 2 * taps; i += kLanes) {
+    for (int i = 0; i < 2 * n; i += kLanes) {
       Vec a, b;
       std::memcpy(&a, xf + i, sizeof a);
       std::memcpy(&b, w2 + i, sizeof b);

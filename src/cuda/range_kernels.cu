@@ -36,16 +36,29 @@ __device__ __forceinline__ C32 load_raw(const void* raw, std::size_t index) {
   }
 }
 
+// Which line of the launch this thread group owns, and its slice of shared memory.
+template <int N>
+struct LineSlot {
+  int tid, line;
+  bool active;
+  C32* s;
+  __device__ LineSlot(C32* smem, int lines)
+      : tid(threadIdx.x),
+        line(static_cast<int>(blockIdx.x) * BlockShape<N>::lines + static_cast<int>(threadIdx.y)),
+        active(line < lines),
+        s(smem + threadIdx.y * fft::smem_size(N)) {}
+};
+
 template <int N>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
     fft_rows_kernel(const float2* __restrict__ in, float2* __restrict__ out, int lines, bool inverse,
                     const float2* __restrict__ tw) {
   extern __shared__ C32 smem[];
   constexpr int T = N / kRadix;
-  const int tid = threadIdx.x;
-  const int line = blockIdx.x * BlockShape<N>::lines + threadIdx.y;
-  const bool active = line < lines;
-  C32* s = smem + threadIdx.y * fft::smem_size(N);
+  const LineSlot<N> slot(smem, lines);
+  const int tid = slot.tid, line = slot.line;
+  const bool active = slot.active;
+  C32* s = slot.s;
   C32 v[kRadix];
 #pragma unroll
   for (int q = 0; q < kRadix; ++q) {
@@ -70,10 +83,10 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
                  const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
   extern __shared__ C32 smem[];
   constexpr int T = N / kRadix;
-  const int tid = threadIdx.x;
-  const int line = blockIdx.x * BlockShape<N>::lines + threadIdx.y;
-  const bool active = line < lines;
-  C32* s = smem + threadIdx.y * fft::smem_size(N);
+  const LineSlot<N> slot(smem, lines);
+  const int tid = slot.tid, line = slot.line;
+  const bool active = slot.active;
+  C32* s = slot.s;
   C32 v[kRadix];
   // Coalesced loads straight into the first pass's registers; zero padding happens here.
 #pragma unroll
@@ -162,10 +175,10 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
                          const float2* __restrict__ tw) {
   extern __shared__ C32 smem[];
   constexpr int T = N / kRadix;
-  const int tid = threadIdx.x;
-  const int k = blockIdx.x * BlockShape<N>::lines + threadIdx.y;
-  const bool active = k < lines;
-  C32* s = smem + threadIdx.y * fft::smem_size(N);
+  const LineSlot<N> slot(smem, lines);
+  const int tid = slot.tid, k = slot.line;
+  const bool active = slot.active;
+  C32* s = slot.s;
   const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
   float2* line = work + static_cast<std::size_t>(active ? k : 0) * N;
   C32 v[kRadix];

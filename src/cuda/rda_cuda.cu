@@ -132,13 +132,8 @@ cufftHandle row_plan(int n, int batch, cudaStream_t stream) {
 
 }  // namespace
 
-CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft) {
-  radar = r;
-  options = opt;
-  lines = na;
-  samples = nr;
-  nfft = n_fft;
-  backend = Backend::cuda;
+CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft)
+    : PlanImpl(r, na, nr, opt, n_fft, Backend::cuda) {
   if (!own_fft_supports(static_cast<int>(nfft)))
     throw Error("CUDA backend: range FFT length " + std::to_string(nfft) +
                 " unsupported (powers of two 256..16384; longer lines need the four-step path, not built yet)");
