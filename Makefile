@@ -4,7 +4,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 DEBIAN_PACKAGES := cmake ninja-build g++ pkg-config libfftw3-dev libcli11-dev nlohmann-json3-dev \
-                   libpng-dev libmatio-dev libgtest-dev
+                   libpng-dev libmatio-dev libgtest-dev libvkfft-dev
 
 .PHONY: all deps configure build demo test bench clean
 

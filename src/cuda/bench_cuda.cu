@@ -69,15 +69,6 @@ std::vector<float2> filter_f2(const RadarParams& r, std::size_t n) {
   return o;
 }
 
-std::vector<float2> twiddle_f2(std::size_t n) {
-  std::vector<float2> o(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    const double a = -2.0 * M_PI * double(k) / double(n);
-    o[k] = make_float2(float(std::cos(a)), float(std::sin(a)));
-  }
-  return o;
-}
-
 }  // namespace
 
 std::string bench_cuda(const CudaBenchOptions& o) {
@@ -130,7 +121,7 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   {
     const int n = static_cast<int>(nfft_rc), a = static_cast<int>(na), c = static_cast<int>(nr);
     DeviceBuffer<float2> d_h(n), d_tw(n), d_out(scene), pad(na * nfft_rc);
-    const auto hh = filter_f2(radar, nfft_rc), ht = twiddle_f2(nfft_rc);
+    const auto hh = filter_f2(radar, nfft_rc), ht = cuda::fft_twiddle_table(static_cast<int>(nfft_rc));
     SARFUSE_CUDA(cudaMemcpy(d_h.get(), hh.data(), n * 8, cudaMemcpyHostToDevice));
     SARFUSE_CUDA(cudaMemcpy(d_tw.get(), ht.data(), n * 8, cudaMemcpyHostToDevice));
     const double t_fused = time_ms(o.repeats, s, [&](int i) {

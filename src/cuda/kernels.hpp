@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 #include <cufft.h>
 
+#include <vector>
+
 #include "core/filters.hpp"
 #include "sarfuse/image.hpp"
 
@@ -11,6 +13,8 @@ namespace sarfuse::cuda {
 
 // Range FFT sizes the project's own kernels cover in one thread block.
 bool own_fft_supports(int n);
+// The twiddle table the FFT kernels of size n read: exp(-2 pi i k / n), computed in float64.
+std::vector<float2> fft_twiddle_table(int n);
 
 // Batched FFT of contiguous rows (tests, benchmark): out[l] = FFT(in[l]) (inverse: unnormalised).
 void launch_fft_rows(int n, const float2* in, float2* out, int lines, bool inverse, const float2* twiddles,

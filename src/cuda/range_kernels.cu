@@ -3,6 +3,7 @@
 // short lines); the line lives in registers and padded shared memory from load to store.
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstdint>
 
 #include "cuda/check.hpp"
@@ -249,6 +250,15 @@ void dispatch_type(SampleType t, F&& f) {
 }  // namespace
 
 bool own_fft_supports(int n) { return n >= 256 && n <= 16384 && (n & (n - 1)) == 0; }
+
+std::vector<float2> fft_twiddle_table(int n) {
+  std::vector<float2> t(n);
+  for (int k = 0; k < n; ++k) {
+    const double a = -2.0 * 3.14159265358979323846 * k / n;
+    t[k] = make_float2(static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a)));
+  }
+  return t;
+}
 
 void launch_fft_rows(int n, const float2* in, float2* out, int lines, bool inverse, const float2* tw,
                      cudaStream_t stream) {

@@ -65,11 +65,6 @@ std::vector<float2> to_float2(const std::vector<std::complex<double>>& v) {
   return out;
 }
 
-std::vector<float2> twiddle_table(std::size_t n) {
-  std::vector<std::complex<double>> t(n);
-  for (std::size_t k = 0; k < n; ++k) t[k] = std::polar(1.0, -2.0 * M_PI * static_cast<double>(k) / n);
-  return to_float2(t);
-}
 
 template <class T>
 void upload(DeviceBuffer<T>& d, const std::vector<T>& h) {
@@ -143,7 +138,7 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   for (auto& e : ev_) SARFUSE_CUDA(cudaEventCreate(&e));
 
   upload(filter_, to_float2(core::range_matched_filter(radar, nfft, options.range_window)));
-  upload(twiddles_, twiddle_table(nfft));
+  upload(twiddles_, fft_twiddle_table(static_cast<int>(nfft)));
   const auto rows = core::doppler_rows(radar, lines, samples, options.src == SrcMode::on, options.azimuth_window,
                                        options.azimuth_bandwidth_hz);
   for (const auto& row : rows) src_any_ = src_any_ || row.src_inverse_rate != 0.0;

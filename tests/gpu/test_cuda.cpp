@@ -49,11 +49,6 @@ std::vector<T> to_host(const DeviceBuffer<T>& d) {
   return h;
 }
 
-std::vector<float2> twiddles(int n) {
-  std::vector<std::complex<double>> t(n);
-  for (int k = 0; k < n; ++k) t[k] = std::polar(1.0, -2.0 * M_PI * k / n);
-  return to_f2(t);
-}
 
 void poison(DeviceBuffer<float2>& d) { SARFUSE_CUDA(cudaMemset(d.get(), 0xFF, d.bytes())); }  // NaN pattern
 
@@ -87,7 +82,7 @@ TEST_P(CudaFftSizes, ForwardAndInverseMatchFloat64) {
   const int n = GetParam(), lines = 8;
   const auto x = test::random_complex(static_cast<std::size_t>(n) * lines, 1000 + n);
   auto d_in = to_device(to_f2(x));
-  auto d_tw = to_device(twiddles(n));
+  auto d_tw = to_device(cuda::fft_twiddle_table(n));
   DeviceBuffer<float2> d_out(x.size());
   for (bool inverse : {false, true}) {
     poison(d_out);
@@ -128,7 +123,7 @@ TEST(CudaRange, FusedRangeCompressionMatchesFloat64) {
 
   auto d_raw = to_device(to_f2(x));
   auto d_h = to_device(to_f2(h));
-  auto d_tw = to_device(twiddles(nfft));
+  auto d_tw = to_device(cuda::fft_twiddle_table(nfft));
   DeviceBuffer<float2> d_out(static_cast<std::size_t>(lines) * nr);
   poison(d_out);
   cuda::launch_range_compress_fused(nfft, SampleType::complex64, d_raw.get(), lines, nr, d_h.get(), d_tw.get(),
@@ -161,7 +156,7 @@ TEST(CudaRange, IntegerSamplesConvertInTheLoad) {
   auto d_i8 = to_device(i8);
   auto d_c = to_device(c);
   auto d_h = to_device(to_f2(core::range_matched_filter(r, nfft, Window{})));
-  auto d_tw = to_device(twiddles(nfft));
+  auto d_tw = to_device(cuda::fft_twiddle_table(nfft));
   DeviceBuffer<float2> a(lines * nr), b(lines * nr);
   poison(a);
   poison(b);
