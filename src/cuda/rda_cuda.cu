@@ -129,10 +129,10 @@ cufftHandle row_plan(int n, int batch, cudaStream_t stream) {
 
 CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft)
     : PlanImpl(r, na, nr, opt, n_fft, Backend::cuda) {
-  if (!own_fft_supports(static_cast<int>(nfft)))
-    throw Error("CUDA backend: range FFT length " + std::to_string(nfft) +
-                " unsupported (powers of two 256..16384; longer lines need the four-step path, not built yet)");
   if (device_count() == 0) throw Error("--backend cuda: no CUDA device found");
+  if (!own_fft_supports(static_cast<int>(nfft)))
+    throw Error("--backend cuda: range FFT length " + std::to_string(nfft) +
+                " unsupported (powers of two 256..16384; longer lines need the four-step path, not built yet)");
   if (opt.precision != Precision::fp32) throw Error("--backend cuda: only --precision fp32 (fp64 is the CPU reference)");
   SARFUSE_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   for (auto& e : ev_) SARFUSE_CUDA(cudaEventCreate(&e));

@@ -10,6 +10,7 @@
 
 #include "sarfuse/io.hpp"
 #include "sarfuse/params.hpp"
+#include "sarfuse/plan.hpp"
 #include "test_util.hpp"
 
 namespace fs = std::filesystem;
@@ -149,6 +150,13 @@ TEST_F(Cli, BadInputsFailCleanly) {
   expect_failure("focus " + raw + focus_to_out + " --rcmc-taps 7", "--rcmc-taps", out);
   expect_failure("focus " + raw + focus_to_out + " --no-such-option", "no-such-option", out);
   expect_failure("simulate " + path("negprf.json") + " -o " + out, "radar.prf_hz", out);
+  expect_failure("focus " + raw + focus_to_out + " --pipeline bogus", "--pipeline: expected fused", out);
+  expect_failure("focus " + raw + focus_to_out + " --range-fft-size 100", "--range-fft-size 100: must be at least",
+                 out);
+  expect_failure("focus " + raw + focus_to_out + " --backend cuda --range-fft-size 300",
+                 cuda_device_count() > 0 ? "range FFT length 300 unsupported" : "--backend cuda", out);
+  if (cuda_device_count() == 0)  // on a GPU machine this focus would rightly succeed
+    expect_failure("focus " + raw + focus_to_out + " --backend cuda", "--backend cuda", out);
 
   // Output equal to the input: refused, the input untouched.
   const std::string before = slurp(raw);
