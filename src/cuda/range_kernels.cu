@@ -14,7 +14,6 @@ namespace sarfuse::cuda {
 
 using fft::BlockShape;
 using fft::C32;
-using fft::kRadix;
 using fft::to_c32;
 using fft::to_float2;
 
@@ -55,21 +54,21 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
     fft_rows_kernel(const float2* __restrict__ in, float2* __restrict__ out, int lines, bool inverse,
                     const float2* __restrict__ tw) {
   extern __shared__ C32 smem[];
-  constexpr int T = N / kRadix;
+  constexpr int E = fft::kElems<N>, T = N / E;
   const LineSlot<N> slot(smem, lines);
   const int tid = slot.tid, line = slot.line;
   const bool active = slot.active;
   C32* s = slot.s;
-  C32 v[kRadix];
+  C32 v[E];
 #pragma unroll
-  for (int q = 0; q < kRadix; ++q) {
+  for (int q = 0; q < E; ++q) {
     const C32 x = active ? to_c32(in[static_cast<std::size_t>(line) * N + tid + q * T]) : C32{0.f, 0.f};
     v[q] = inverse ? fft::conj(x) : x;
   }
   fft::block_fft_forward<N>(v, s, tw, tid);
   if (!active) return;
 #pragma unroll
-  for (int q = 0; q < kRadix; ++q)
+  for (int q = 0; q < E; ++q)
     out[static_cast<std::size_t>(line) * N + tid + q * T] = to_float2(inverse ? fft::conj(v[q]) : v[q]);
 }
 
@@ -83,15 +82,15 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
     range_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
                  const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
   extern __shared__ C32 smem[];
-  constexpr int T = N / kRadix;
+  constexpr int E = fft::kElems<N>, T = N / E;
   const LineSlot<N> slot(smem, lines);
   const int tid = slot.tid, line = slot.line;
   const bool active = slot.active;
   C32* s = slot.s;
-  C32 v[kRadix];
+  C32 v[E];
   // Coalesced loads straight into the first pass's registers; zero padding happens here.
 #pragma unroll
-  for (int q = 0; q < kRadix; ++q) {
+  for (int q = 0; q < E; ++q) {
     const int col = tid + q * T;
     v[q] = (active && col < nr) ? load_raw<S>(raw, static_cast<std::size_t>(line) * nr + col) : C32{0.f, 0.f};
   }
@@ -99,18 +98,18 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   if constexpr (Fused) {
     // x H, then the inverse FFT as conj(FFT(conj(.))): the data never leave the chip.
 #pragma unroll
-    for (int q = 0; q < kRadix; ++q) v[q] = fft::conj(v[q] * to_c32(__ldg(filter + tid + q * T)));
+    for (int q = 0; q < E; ++q) v[q] = fft::conj(v[q] * to_c32(__ldg(filter + tid + q * T)));
     fft::block_fft_forward<N>(v, s, tw, tid);
     if (!active) return;
 #pragma unroll
-    for (int q = 0; q < kRadix; ++q) {
+    for (int q = 0; q < E; ++q) {
       const int col = tid + q * T;
       if (col < out_cols) out[static_cast<std::size_t>(line) * out_pitch + col] = to_float2(fft::conj(v[q]));
     }
   } else {
     if (!active) return;
 #pragma unroll
-    for (int q = 0; q < kRadix; ++q) {
+    for (int q = 0; q < E; ++q) {
       const int col = tid + q * T;
       out[static_cast<std::size_t>(line) * N + col] = to_float2(v[q] * to_c32(__ldg(filter + col)));
     }
@@ -175,16 +174,16 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
                          double df, const float* __restrict__ sinc, int taps, int fractions,
                          const float2* __restrict__ tw) {
   extern __shared__ C32 smem[];
-  constexpr int T = N / kRadix;
+  constexpr int E = fft::kElems<N>, T = N / E;
   const LineSlot<N> slot(smem, lines);
   const int tid = slot.tid, k = slot.line;
   const bool active = slot.active;
   C32* s = slot.s;
   const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
   float2* line = work + static_cast<std::size_t>(active ? k : 0) * N;
-  C32 v[kRadix];
+  C32 v[E];
 #pragma unroll
-  for (int q = 0; q < kRadix; ++q) {
+  for (int q = 0; q < E; ++q) {
     const int m = tid + q * T;
     C32 x = active ? to_c32(line[m]) : C32{0.f, 0.f};
     if (row.src_inverse_rate != 0.0) x = x * src_factor(m, N, row.src_inverse_rate, df);
@@ -193,7 +192,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   fft::block_fft_forward<N>(v, s, tw, tid);  // with the conj around it: the range IFFT
   __syncthreads();                             // the FFT's last reads of s are done
 #pragma unroll
-  for (int q = 0; q < kRadix; ++q) s[fft::smem_index(tid + q * T)] = fft::conj(v[q]);
+  for (int q = 0; q < E; ++q) s[fft::smem_index(tid + q * T)] = fft::conj(v[q]);
   __syncthreads();
   if (!active) return;
   auto row_at = [s](long long i) { return s[fft::smem_index(static_cast<int>(i & (N - 1)))]; };

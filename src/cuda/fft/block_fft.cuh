@@ -1,6 +1,6 @@
-// A whole power-of-two FFT (256..16384 points) by one group of N/16 threads: radix-16 Stockham
-// passes in registers, exchanged through padded shared memory between passes. Thread `tid` holds
-// v[q] = x[tid + q N/16] on entry and X[tid + q N/16] on return, so FFTs chain without a shared-
+// A whole power-of-two FFT (256..16384 points) by one group of N/E threads (E = kElems<N>, 16):
+// radix-E Stockham passes in registers, exchanged through padded shared memory between passes. Thread
+// `tid` holds v[q] = x[tid + q N/E] on entry and X[tid + q N/E] on return, so FFTs chain without a shared-
 // memory round trip (inverse = conj . forward . conj).
 #pragma once
 #include <cuda_runtime.h>
@@ -14,28 +14,35 @@ using C32 = Cx<float>;
 __device__ __forceinline__ C32 to_c32(float2 a) { return {a.x, a.y}; }
 __device__ __forceinline__ float2 to_float2(C32 a) { return make_float2(a.re, a.im); }
 
-constexpr int kRadix = 16;  // elements per thread: N/16 threads per line
+// Elements per thread (N / kElems<N> threads per line), which is also the largest pass radix. 16 by
+// default; 8 (-DSARFUSE_FFT_ELEMS=8, an experiment knob) measured slower for 8192-point lines on the
+// H200 (docs/performance.md).
+#ifndef SARFUSE_FFT_ELEMS
+#define SARFUSE_FFT_ELEMS 16
+#endif
+template <int N>
+constexpr int kElems = (N / SARFUSE_FFT_ELEMS > 1024) ? 16 : SARFUSE_FFT_ELEMS;
 
 // Largest pass radix. (Radix 8 at N = 16384, two butterflies per thread, was tried to relieve the
 // 64-register cap of 1024-thread blocks: the fused kernel spilled more, ~1 KB per thread, not less.)
 template <int N>
-constexpr int max_pass_radix = 16;
+constexpr int max_pass_radix = kElems<N>;
 
 constexpr int ipow(int b, int e) { return e == 0 ? 1 : b * ipow(b, e - 1); }
 
 template <int N, int P>
-__device__ __forceinline__ void stockham_passes(C32 (&v)[kRadix], C32* s, const float2* __restrict__ tw, int tid) {
+__device__ __forceinline__ void stockham_passes(C32 (&v)[kElems<N>], C32* s, const float2* __restrict__ tw, int tid) {
   constexpr int kMax = max_pass_radix<N>;
   constexpr int kPasses = pass_count(N, kMax);
   if constexpr (P < kPasses) {
     constexpr int Rp = pass_radix(N, kMax, P);
     constexpr int ns = ipow(kMax, P);
-    constexpr int B = kRadix / Rp;  // butterflies per thread in this pass
-    constexpr int T = N / kRadix;
+    constexpr int B = kElems<N> / Rp;  // butterflies per thread in this pass
+    constexpr int T = N / kElems<N>;
     if constexpr (P > 0) {
       __syncthreads();  // the previous pass's stores are visible
 #pragma unroll
-      for (int q = 0; q < kRadix; ++q) v[q] = s[smem_index(tid + q * T)];
+      for (int q = 0; q < kElems<N>; ++q) v[q] = s[smem_index(tid + q * T)];
     }
 #pragma unroll
     for (int b = 0; b < B; ++b) {
@@ -82,14 +89,14 @@ __device__ __forceinline__ void stockham_passes(C32 (&v)[kRadix], C32* s, const 
 
 // Forward FFT of N points; `s` is this group's smem_size(N) slots, `tw` the table exp(-2 pi i k/N).
 template <int N>
-__device__ __forceinline__ void block_fft_forward(C32 (&v)[kRadix], C32* s, const float2* __restrict__ tw, int tid) {
+__device__ __forceinline__ void block_fft_forward(C32 (&v)[kElems<N>], C32* s, const float2* __restrict__ tw, int tid) {
   static_assert(N >= 256 && N <= 16384 && (N & (N - 1)) == 0, "N: a power of two in [256, 16384]");
   stockham_passes<N, 0>(v, s, tw, tid);
 }
 
 template <int N>
 struct BlockShape {
-  static constexpr int threads = N / kRadix;                           // per line
+  static constexpr int threads = N / kElems<N>;                        // per line
   static constexpr int lines = threads >= 256 ? 1 : 256 / threads;     // lines per block
   static constexpr int smem_bytes = lines * smem_size(N) * static_cast<int>(sizeof(C32));
   // Blocks per multiprocessor to hold registers for (launch bounds): two for 512-thread lines, so
