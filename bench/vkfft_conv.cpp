@@ -92,15 +92,20 @@ int main(int argc, char** argv) try {
   void* kernel_ptr = d_kernel.get();
   void* data_ptr = d_data.get();
 
-  VkFFTConfiguration kc = {};
-  kc.FFTdim = 1;
-  kc.size[0] = n;
-  kc.numberBatches = na;
-  kc.device = &dev;
-  kc.stream = &stream;
-  kc.num_streams = 1;
+  // Both applications share the shape: na lines of n points on this device and stream.
+  auto base_config = [&] {
+    VkFFTConfiguration c = {};
+    c.FFTdim = 1;
+    c.size[0] = n;
+    c.numberBatches = na;
+    c.device = &dev;
+    c.stream = &stream;
+    c.num_streams = 1;
+    c.coordinateFeatures = 1;
+    return c;
+  };
+  VkFFTConfiguration kc = base_config();
   kc.kernelConvolution = 1;
-  kc.coordinateFeatures = 1;
   kc.buffer = &kernel_ptr;
   kc.bufferSize = &kernel_bytes;
   VkFFTApplication kapp = {};
@@ -110,16 +115,9 @@ int main(int argc, char** argv) try {
   vk_check(VkFFTAppend(&kapp, -1, &kl), "kernel transform");
   SARFUSE_CUDA(cudaStreamSynchronize(stream));
 
-  VkFFTConfiguration cc = {};
-  cc.FFTdim = 1;
-  cc.size[0] = n;
-  cc.numberBatches = na;
-  cc.device = &dev;
-  cc.stream = &stream;
-  cc.num_streams = 1;
+  VkFFTConfiguration cc = base_config();
   cc.performConvolution = 1;
   cc.conjugateConvolution = 2;  // data spectrum x conj(replica spectrum): the matched filter
-  cc.coordinateFeatures = 1;
   cc.normalize = 1;
   cc.kernel = &kernel_ptr;
   cc.kernelSize = &kernel_bytes;
