@@ -136,7 +136,7 @@ __device__ __forceinline__ C32 src_factor(int m, int n, double q, double df) {
 
 // Windowed-sinc interpolation of a circular row at position p (taps from `row(index)`).
 template <int Taps, class RowAt>
-__device__ __forceinline__ C32 rcmc_taps(RowAt row_at, long long i0, const float* __restrict__ w, int taps) {
+__device__ __forceinline__ C32 rcmc_taps(RowAt row_at, int i0, const float* __restrict__ w, int taps) {
   C32 acc{0.f, 0.f};
   if constexpr (Taps == 8) {  // the default kernel: unrolled, weights as two 16-byte loads
     const float4 w0 = __ldg(reinterpret_cast<const float4*>(w)), w1 = __ldg(reinterpret_cast<const float4*>(w) + 1);
@@ -163,7 +163,7 @@ __device__ __forceinline__ C32 rcmc_sample(RowAt row_at, double p, const float* 
                                            int fractions) {
   const double fl = floor(p);
   const int frac_row = static_cast<int>((p - fl) * fractions + 0.5);
-  const long long i0 = static_cast<long long>(fl) - taps / 2 + 1;
+  const int i0 = static_cast<int>(fl) - taps / 2 + 1;  // 32-bit index arithmetic: the loop is ALU-bound
   const float* w = sinc + static_cast<std::size_t>(frac_row) * taps;
   return taps == 8 ? rcmc_taps<8>(row_at, i0, w, taps) : rcmc_taps<0>(row_at, i0, w, taps);
 }
@@ -195,7 +195,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   for (int q = 0; q < E; ++q) s[fft::smem_index(tid + q * T)] = fft::conj(v[q]);
   __syncthreads();
   if (!active) return;
-  auto row_at = [s](long long i) { return s[fft::smem_index(static_cast<int>(i & (N - 1)))]; };
+  auto row_at = [s](int i) { return s[fft::smem_index(i & (N - 1))]; };
   for (int c = tid; c < nr; c += T) {
     C32 out{0.f, 0.f};
     if (row.weight != 0.0) {
@@ -343,8 +343,8 @@ __global__ void rcmc_kernel(const float2* __restrict__ in, int in_pitch, int in_
   const int k = static_cast<int>(i / nr), c = static_cast<int>(i % nr);
   const core::DopplerRow& row = rows[k];
   const float2* line = in + static_cast<std::size_t>(k) * in_pitch;
-  auto row_at = [line, in_cols](long long idx) {
-    long long m = idx % in_cols;
+  auto row_at = [line, in_cols](int idx) {
+    int m = idx % in_cols;
     if (m < 0) m += in_cols;
     return to_c32(__ldg(line + m));
   };
