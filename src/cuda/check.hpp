@@ -33,4 +33,8 @@ namespace sarfuse::cuda {
   } while (0)
 
 // After every launch: configuration errors now, execution errors at the next synchronisation.
-#define SARFUSE_LAUNCHED(name) SARFUSE_CUDA(cudaGetLastError())
+#define SARFUSE_LAUNCHED(name)                                                          \
+  do {                                                                                  \
+    const cudaError_t sarfuse_e_ = cudaGetLastError();                                  \
+    if (sarfuse_e_ != cudaSuccess) ::sarfuse::cuda::cuda_fail(sarfuse_e_, "launch of " name, __FILE__, __LINE__); \
+  } while (0)
