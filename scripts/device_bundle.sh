@@ -6,7 +6,7 @@ set -eu
 BUILD=${1:-build-cuda}
 rm -rf .devbundle && mkdir -p .devbundle/stage/bin .devbundle/stage/lib
 cp "$BUILD"/sarfuse "$BUILD"/tests/sarfuse_*_tests .devbundle/stage/bin/
-[ -f "$BUILD"/sarfuse_vkfft_bench ] && cp "$BUILD"/sarfuse_vkfft_bench .devbundle/stage/bin/
+[ -f "$BUILD"/libsarfuse_vkfft.so ] && cp "$BUILD"/libsarfuse_vkfft.so .devbundle/stage/bin/
 for b in .devbundle/stage/bin/*; do
   ldd "$b" | awk '/=>/ && $3 ~ /^\// {print $3}' | grep -v -E 'libc\.so|libm\.so|ld-linux|libcuda\.so|libcufft|libcudart|libnvrtc|libnvJitLink|libdl\.so|libpthread|librt\.so' || true
 done | sort -u | while read -r lib; do cp -L "$lib" .devbundle/stage/lib/; done

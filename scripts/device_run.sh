@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs on the GPU machine (device tool), from the repository root, with .devbundle carried:
-#   scripts/device_run.sh tests|bench|vkfft|sanitize|all [bench sizes...]
+#   scripts/device_run.sh tests|bench|sanitize|all [bench sizes...]
 # tests: every test binary of the suite (CPU and GPU); sanitize: compute-sanitizer memcheck over the
 # GPU tests, racecheck/synccheck/initcheck over a subset; bench: `sarfuse bench --backend cuda` per size
 # (+ the circular range mode at the first size). Logs and JSON under $OUT (at most 8 files come back).
@@ -35,13 +35,6 @@ if [ "$WHAT" = sanitize ] || [ "$WHAT" = all ]; then
     done
   } > "$OUT/sanitizer.txt" 2>&1
   cat "$OUT/sanitizer.txt" | tee -a "$LOG"
-fi
-if [ "$WHAT" = vkfft ] || [ "$WHAT" = all ]; then
-  for size in $SIZES; do
-    na=${size%x*}; nr=${size#*x}
-    /tmp/sf/bin/sarfuse_vkfft_bench "$na" "$nr" >> "$LOG" 2>&1
-    /tmp/sf/bin/sarfuse_vkfft_bench "$na" "$nr" --circular >> "$LOG" 2>&1
-  done
 fi
 if [ "$WHAT" = bench ] || [ "$WHAT" = all ]; then
   first=1

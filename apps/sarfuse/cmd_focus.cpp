@@ -26,6 +26,7 @@ void add_focus(CLI::App& app) {
       validate(p.radar, "--doppler-centroid");
     }
     const FocusedProduct r = focus_file(raw, var, p.radar, args.resolve(), out, png, png_range);
+    if (!r.notes.empty()) std::cerr << "sarfuse: note: " << r.notes;
     std::cout << "wrote " << out << " (" << r.slc.lines() << " x " << r.slc.samples() << ") in " << r.times.total
               << " s\n";
   });

@@ -25,7 +25,7 @@ struct FocusArgs {
     cmd->add_option("--rcmc-taps", rcmc_taps, "windowed-sinc RCMC interpolator length")->capture_default_str();
     cmd->add_option("--src", src, "secondary range compression: auto, on, off")->capture_default_str();
     cmd->add_option("--threads", threads, "CPU threads (0: all cores)")->capture_default_str();
-    cmd->add_option("--pipeline", pipeline, "cuda: fused, or the cuFFT baselines cufft-unfused / cufft-callback")->capture_default_str();
+    cmd->add_option("--pipeline", pipeline, "cuda: fused, or the baselines cufft-unfused / cufft-callback / vkfft-conv")->capture_default_str();
     cmd->add_option("--range-fft-size", range_fft_size, "range FFT length (0: automatic)");
     cmd->add_option("--fft-planning", fft_planning, "FFTW planning: estimate (deterministic) or measure")
         ->capture_default_str();

@@ -25,6 +25,7 @@ struct FocusedProduct {
   ProductGeometry geometry;
   StageTimes times;
   FocusOptions options;
+  std::string notes;
 };
 
 // Reads raw samples, focuses them and writes the SLC (+ its .json sidecar and an optional PNG).
@@ -46,6 +47,7 @@ inline FocusedProduct focus_file(const std::string& raw_path, const std::string&
   p.geometry = plan.geometry();
   p.times = plan.last_times();
   p.options = plan.options();
+  p.notes = plan.notes();
   write_npy(out_path, p.slc);
   write_text_file(out_path + ".json",
                   product_sidecar_json(radar, p.options, p.geometry, raw.lines, raw.samples, raw_path));

@@ -13,9 +13,10 @@ enum class Backend { automatic, cpu, cuda };
 enum class Precision { fp32, fp64 };
 enum class SrcMode { automatic, on, off };  // automatic: on when the Doppler centroid is not 0
 enum class FftPlanning { estimate, measure };
-// CUDA pipelines: the project's fused kernels, or what a careful cuFFT user would write (baselines:
-// separate kernels, or the range filter multiply fused into cuFFT by an LTO store callback).
-enum class Pipeline { fused, cufft_unfused, cufft_callback };
+// CUDA pipelines: the project's fused kernels, or the baselines: what a careful cuFFT user would write
+// (separate kernels), the range filter multiply fused into cuFFT by an LTO store callback, or VkFFT's
+// convolution mode for range compression (the rest of the chain as in cufft-unfused).
+enum class Pipeline { fused, cufft_unfused, cufft_callback, vkfft_conv };
 
 // Spectral weighting window. Parsed from "none", "hamming", "hamming:0.54", "kaiser:2.5".
 struct Window {
@@ -84,6 +85,9 @@ class Plan {
   const StageTimes& last_times() const;
   const RadarParams& radar() const;
   const FocusOptions& options() const;  // as resolved (threads, SRC) by make_plan
+  // Where the plan departs from its backend's own kernels (e.g. a step handed to cuFFT), one
+  // sentence per line; empty when it does not.
+  const std::string& notes() const;
 
  private:
   std::unique_ptr<PlanImpl> impl_;

@@ -27,6 +27,7 @@ const ProductGeometry& Plan::geometry() const { return impl_->geometry; }
 const StageTimes& Plan::last_times() const { return impl_->times; }
 const RadarParams& Plan::radar() const { return impl_->radar; }
 const FocusOptions& Plan::options() const { return impl_->options; }
+const std::string& Plan::notes() const { return impl_->notes; }
 
 std::size_t fft_friendly_size(std::size_t n) {
   for (std::size_t m = std::max<std::size_t>(n, 1);; ++m) {
@@ -115,6 +116,7 @@ const char* to_string(Pipeline p) {
     case Pipeline::fused: return "fused";
     case Pipeline::cufft_unfused: return "cufft-unfused";
     case Pipeline::cufft_callback: return "cufft-callback";
+    case Pipeline::vkfft_conv: return "vkfft-conv";
   }
   return "?";
 }
@@ -122,7 +124,8 @@ Pipeline parse_pipeline(const std::string& s) {
   if (s == "fused") return Pipeline::fused;
   if (s == "cufft-unfused") return Pipeline::cufft_unfused;
   if (s == "cufft-callback") return Pipeline::cufft_callback;
-  throw Error("--pipeline: expected fused, cufft-unfused or cufft-callback (got '" + s + "')");
+  if (s == "vkfft-conv") return Pipeline::vkfft_conv;
+  throw Error("--pipeline: expected fused, cufft-unfused, cufft-callback or vkfft-conv (got '" + s + "')");
 }
 
 #if !SARFUSE_HAVE_CUDA

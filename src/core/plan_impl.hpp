@@ -17,6 +17,7 @@ class PlanImpl {
   Backend backend = Backend::cpu;
   ProductGeometry geometry;
   StageTimes times;
+  std::string notes;
 };
 
 }  // namespace sarfuse

@@ -18,7 +18,9 @@
 #include "cuda/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/kernels.hpp"
+#include "cuda/range_compress.hpp"
 #include "cuda/rda_cuda.hpp"
+#include "cuda/vkfft_conv.hpp"
 #include "sarfuse/bench.hpp"
 #include "sarfuse/io.hpp"
 
@@ -62,12 +64,6 @@ std::vector<float2> random_samples(std::size_t n, unsigned seed) {
   return v;
 }
 
-std::vector<float2> filter_f2(const RadarParams& r, std::size_t n) {
-  const auto h = core::range_matched_filter(r, n, Window{});
-  std::vector<float2> o(n);
-  for (std::size_t i = 0; i < n; ++i) o[i] = make_float2(float(h[i].real()), float(h[i].imag()));
-  return o;
-}
 
 }  // namespace
 
@@ -82,8 +78,9 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   std::size_t nfft_lin = 1;
   while (nfft_lin < nr + L - 1) nfft_lin *= 2;
   const std::size_t nfft_rc = o.circular ? nr : nfft_lin;
-  if (!cuda::own_fft_supports(static_cast<int>(nfft_rc)))
-    throw Error("bench --backend cuda: range FFT length " + std::to_string(nfft_rc) + " outside 256..16384");
+  if (!cuda::RangeCompressor::supports(static_cast<int>(nfft_rc)))
+    throw Error("bench --backend cuda: range FFT length " + std::to_string(nfft_rc) + " is not a power of two in 256.." +
+                std::to_string(cuda::RangeCompressor::kMaxFourStep));
 
   cudaStream_t s;
   SARFUSE_CUDA(cudaStreamCreate(&s));
@@ -117,16 +114,17 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   js["copy"] = {{"ms", t_copy}, {"gb_s", copy_gbs}};
 
   // ---- range compression alone: fused kernel vs cuFFT unfused, same FFT length ----
-  std::string callback_unavailable;
+  std::string callback_unavailable, vkfft_unavailable = cuda::VkfftConv::unavailable_reason();
   {
     const int n = static_cast<int>(nfft_rc), a = static_cast<int>(na), c = static_cast<int>(nr);
-    DeviceBuffer<float2> d_h(n), d_tw(n), d_out(scene), pad(na * nfft_rc);
-    const auto hh = filter_f2(radar, nfft_rc), ht = cuda::fft_twiddle_table(static_cast<int>(nfft_rc));
+    DeviceBuffer<float2> d_h(n), d_out(scene), pad(na * nfft_rc);
+    const auto h64 = core::range_matched_filter(radar, nfft_rc, Window{});
+    std::vector<float2> hh(n);
+    for (int i = 0; i < n; ++i) hh[i] = make_float2(float(h64[i].real()), float(h64[i].imag()));
     SARFUSE_CUDA(cudaMemcpy(d_h.get(), hh.data(), n * 8, cudaMemcpyHostToDevice));
-    SARFUSE_CUDA(cudaMemcpy(d_tw.get(), ht.data(), n * 8, cudaMemcpyHostToDevice));
+    const cuda::RangeCompressor fused(n, a, h64);
     const double t_fused = time_ms(o.repeats, s, [&](int i) {
-      cuda::launch_range_compress_fused(n, SampleType::complex64, inputs[i % 3].get(), a, c, d_h.get(), d_tw.get(),
-                                        d_out.get(), c, c, s);
+      fused.run(SampleType::complex64, inputs[i % 3].get(), a, c, d_out.get(), c, c, s);
     });
     cufftHandle p;
     int dims[1] = {n};
@@ -154,6 +152,31 @@ std::string bench_cuda(const CudaBenchOptions& o) {
     } catch (const Error& e) {
       callback_unavailable = e.what();
     }
+    // Four-step: every split of the line into 2..16-point columns of one-block rows, timed.
+    std::vector<std::pair<int, double>> splits;
+    if (fused.four_step())
+      for (int n2 = cuda::RangeCompressor::kMaxOneBlock; n2 >= 256 && n / n2 <= 16; n2 /= 2) {
+        if (n / n2 < 2) continue;
+        const cuda::RangeCompressor alt(n, a, h64, n2);
+        splits.emplace_back(n2, time_ms(o.repeats, s, [&](int i) {
+          alt.run(SampleType::complex64, inputs[i % 3].get(), a, c, d_out.get(), c, c, s);
+        }));
+      }
+    // vkfft-conv: VkFFT's convolution in place on lines staged at pitch n (the staging copy counted,
+    // as a VkFFT user must do it; VkFFT alone beside it). Where the module is missing: NaN and why.
+    double t_vkfft = std::nan(""), t_vkfft_alone = std::nan("");
+    if (vkfft_unavailable.empty()) {
+      try {
+        cuda::VkfftConv vk(n, a, c, true, h64, s);  // VkFFT's best case: its own zero padding
+        t_vkfft = time_ms(o.repeats, s, [&](int i) {
+          cuda::launch_convert_pad(SampleType::complex64, inputs[i % 3].get(), a, c, pad.get(), n, s);
+          vk.run(pad.get());
+        });
+        t_vkfft_alone = time_ms(o.repeats, s, [&](int) { vk.run(pad.get()); });
+      } catch (const Error& e) {
+        vkfft_unavailable = e.what();
+      }
+    }
     // The cuFFT pair alone (no padding copy, no multiply): the vendor FFT floor at this length.
     const double t_cufft_pair = time_ms(o.repeats, s, [&](int) {
       SARFUSE_CUFFT(cufftExecC2C(p, pc, pc, CUFFT_FORWARD));
@@ -166,7 +189,8 @@ std::string bench_cuda(const CudaBenchOptions& o) {
                   "range compression (%s, FFT length %d; floor = one read + one write of the scene)\n"
                   "  %-38s %9.3f ms %8.0f GB/s %6.1f %% of copy\n"
                   "  %-38s %9.3f ms   fused is %.2fx faster\n",
-                  o.circular ? "circular" : "linear, zero-padded", n, "fused (one kernel)", t_fused, fused_gbs,
+                  o.circular ? "circular" : "linear, zero-padded", n,
+                  fused.four_step() ? "fused (four-step, three passes)" : "fused (one kernel)", t_fused, fused_gbs,
                   100.0 * fused_gbs / copy_gbs, "cufft-unfused (pad, FFT, x, IFFT)", t_unfused, t_unfused / t_fused);
     out << line;
     if (callback_unavailable.empty())
@@ -174,6 +198,19 @@ std::string bench_cuda(const CudaBenchOptions& o) {
                     "cufft-callback (pad, FFT x H by callback, IFFT)", t_callback, t_callback / t_fused);
     else
       std::snprintf(line, sizeof line, "  %-38s unavailable: %s\n", "cufft-callback", callback_unavailable.c_str());
+    out << line;
+    for (const auto& [n2, t] : splits) {
+      std::snprintf(line, sizeof line, "    four-step split %2d x %-5d%s %9.3f ms\n", n / n2, n2,
+                    n2 == fused.row_length() ? " (default)" : "          ", t);
+      out << line;
+    }
+    if (vkfft_unavailable.empty())
+      std::snprintf(line, sizeof line,
+                    "  %-38s %9.3f ms   fused is %.2fx faster\n  %-38s %9.3f ms   fused is %.2fx faster\n",
+                    "vkfft-conv (stage at pitch n, VkFFT conv)", t_vkfft, t_vkfft / t_fused,
+                    "vkfft-conv, VkFFT convolution alone", t_vkfft_alone, t_vkfft_alone / t_fused);
+    else
+      std::snprintf(line, sizeof line, "  %-38s unavailable: %s\n", "vkfft-conv", vkfft_unavailable.c_str());
     out << line;
     std::snprintf(line, sizeof line, "  %-38s %9.3f ms   (cuFFT forward + inverse only)\n\n", "cufft FFT+IFFT alone",
                   t_cufft_pair);
@@ -187,7 +224,16 @@ std::string bench_cuda(const CudaBenchOptions& o) {
                                {"cufft_pair_ms", t_cufft_pair},
                                {"cufft_callback_ms", std::isnan(t_callback) ? nlohmann::json() : nlohmann::json(t_callback)},
                                {"speedup_vs_cufft_callback", t_callback / t_fused},
-                               {"speedup_vs_cufft_unfused", t_unfused / t_fused}};
+                               {"speedup_vs_cufft_unfused", t_unfused / t_fused},
+                               {"four_step", fused.four_step()},
+                               {"four_step_splits_ms", [&] {
+                                  nlohmann::json j = nlohmann::json::object();
+                                  for (const auto& [n2, t] : splits) j[std::to_string(n / n2) + "x" + std::to_string(n2)] = t;
+                                  return j;
+                                }()},
+                               {"vkfft_conv_ms", std::isnan(t_vkfft) ? nlohmann::json() : nlohmann::json(t_vkfft)},
+                               {"vkfft_alone_ms", std::isnan(t_vkfft_alone) ? nlohmann::json() : nlohmann::json(t_vkfft_alone)},
+                               {"speedup_vs_vkfft_alone", t_vkfft_alone / t_fused}};
   }
 
   // ---- whole RDA, fused vs cufft-unfused ----
@@ -195,13 +241,17 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   fo.backend = Backend::cuda;
   fo.src = SrcMode::on;
   fo.threads = 1;
-  std::vector<StageTimes> med(3);
-  bool transposed = false;
-  const Pipeline pipes[3] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback};
-  for (int pi = 0; pi < (callback_unavailable.empty() ? 3 : 2); ++pi) {
+  std::vector<StageTimes> med(4);
+  bool transposed = false, range_by_cufft = false;
+  const Pipeline pipes[4] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv};
+  for (int pi = 0; pi < 4; ++pi) {
+    if ((pi == 2 && !callback_unavailable.empty()) || (pi == 3 && !vkfft_unavailable.empty())) continue;
     fo.pipeline = pipes[pi];
     cuda::CudaRda rda(radar, na, nr, fo, nfft_lin);
-    transposed = rda.azimuth_transposed();
+    if (pi == 0) {
+      transposed = rda.azimuth_transposed();
+      range_by_cufft = rda.range_by_cufft();
+    }
     std::vector<StageTimes> runs;
     for (int i = -3; i < o.repeats; ++i) {
       rda.run(SampleType::complex64, inputs[(i + 3) % 3].get(), rda.device_output());
@@ -222,9 +272,9 @@ std::string bench_cuda(const CudaBenchOptions& o) {
     double StageTimes::*f;
     double bytes;
     const char* engine;
-  } stages[] = {{"1 range FFT x H_r", &StageTimes::range_compress, sc + w, "own kernel"},
+  } stages[] = {{"1 range FFT x H_r", &StageTimes::range_compress, sc + w, range_by_cufft ? "cuFFT + kernels" : "own kernel"},
                 {"2 azimuth FFT", &StageTimes::azimuth_fft, 2 * w, transposed ? "T+cuFFT+T" : "cuFFT (strided)"},
-                {"3 SRC, IFFT, RCMC, az filter", &StageTimes::range_doppler, w + sc, "own kernel"},
+                {"3 SRC, IFFT, RCMC, az filter", &StageTimes::range_doppler, w + sc, range_by_cufft ? "cuFFT + kernels" : "own kernel"},
                 {"4 azimuth IFFT", &StageTimes::azimuth_ifft, 2 * sc, transposed ? "T+cuFFT+T" : "cuFFT (strided)"}};
   std::snprintf(line, sizeof line,
                 "whole RDA (range FFT %zu, SRC on): fused pipeline vs cufft-unfused (cufft-callback total below)\n",
@@ -263,7 +313,20 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   } else {
     out << "  cufft-callback chain: unavailable (see above)\n";
   }
-  js["rda"] = {{"range_fft", nfft_lin}, {"azimuth_transposed", transposed},
+  const double tvk = vkfft_unavailable.empty() ? med[3].total * 1e3 : std::nan("");
+  if (vkfft_unavailable.empty()) {
+    std::snprintf(line, sizeof line,
+                  "  vkfft-conv chain total %.3f ms (range compression %.3f ms, the rest as cufft-unfused plus a\n"
+                  "  range FFT pair around SRC): fused is %.2fx faster\n",
+                  tvk, med[3].range_compress * 1e3, tvk / tf);
+    out << line;
+  } else {
+    out << "  vkfft-conv chain: unavailable (see above)\n";
+  }
+  if (range_by_cufft)
+    out << "  (range FFT above 16384: the fused pipeline's range steps ran through cuFFT, as the plan notes)\n";
+  js["rda"] = {{"range_fft", nfft_lin}, {"azimuth_transposed", transposed}, {"range_by_cufft", range_by_cufft},
+               {"vkfft_conv_ms", std::isnan(tvk) ? nlohmann::json() : nlohmann::json(tvk)},
                {"cufft_callback_ms", std::isnan(tcb) ? nlohmann::json() : nlohmann::json(tcb)}, {"stages", jst}, {"fused_ms", tf}, {"cufft_unfused_ms", tu},
                {"speedup", tu / tf}, {"floor_ms", floor_ms}};
   // ---- host to host: successive scenes through two plans, upload / compute / download overlapped ----

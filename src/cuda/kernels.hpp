@@ -26,6 +26,16 @@ void launch_range_compress_fused(int nfft, SampleType type, const void* raw, int
                                  const float2* filter, const float2* twiddles, float2* out, int out_cols,
                                  int out_pitch, cudaStream_t stream);
 
+// Four-step range compression of lines of N = n1 x n2 points (n1 in 2..16, n2 a one-block size), three
+// passes over `scratch` (lines x N): see range_kernels.cu. `filter` is n1 rows of n2 (the filter
+// permuted: row k1, column k2 holds H[k1 + n1 k2]); tw_n the table for N, tw_n2 the one for n2.
+void launch_four_step_columns_in(int n1, int n2, SampleType type, const void* raw, int lines, int nr,
+                                 const float2* tw_n, float2* scratch, cudaStream_t stream);
+void launch_four_step_rows(int n1, int n2, float2* scratch, int lines, const float2* filter, const float2* tw_n2,
+                           const float2* tw_n, cudaStream_t stream);
+void launch_four_step_columns_out(int n1, int n2, const float2* scratch, int lines, float2* out, int out_cols,
+                                  int out_pitch, cudaStream_t stream);
+
 // Pass 1 of the RDA: per line load, zero-pad, FFT, x range matched filter; the spectrum (nfft
 // columns) goes to `out` with row pitch nfft.
 void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
@@ -55,8 +65,9 @@ cufftHandle make_filter_callback_plan(int n, int batch, const float2* filter, vo
 void launch_convert_pad(SampleType type, const void* raw, int lines, int nr, float2* out, int nfft,
                         cudaStream_t stream);
 void launch_multiply_rows(float2* data, int lines, int n, int pitch, const float2* filter, cudaStream_t stream);
+// x SRC x scale on the range spectrum of every Doppler row.
 void launch_src_multiply(float2* data, int lines, int nfft, const core::DopplerRow* rows, double range_bin_hz,
-                         cudaStream_t stream);
+                         float scale, cudaStream_t stream);
 void launch_rcmc(const float2* in, int in_pitch, int in_cols, float2* out, int lines, int nr,
                  const core::DopplerRow* rows, SincTableView sinc, cudaStream_t stream);
 void launch_azimuth_filter(float2* data, int lines, int nr, const core::DopplerRow* rows, cudaStream_t stream);

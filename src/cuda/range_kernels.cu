@@ -116,6 +116,77 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   }
 }
 
+// ---- four-step range compression for lines longer than one block holds (N = N1 x N2, N2 <= 16384) ----
+// With n = n1 N2 + n2 and k = k1 + N1 k2:  X[k] = sum_n2 W_N2^(n2 k2) W_N^(n2 k1) sum_n1 x[n] W_N1^(n1 k1).
+// Pass A: the N1-point DFT down each column n2 (in registers, N1 <= 16), x W_N^(n2 k1), stored at row
+//         k1 of an N1 x N2 scratch matrix.
+// Pass B: per row k1: FFT_N2 (now X[k1 + N1 k2] sits at column k2), x the filter in that order, conj,
+//         FFT_N2 again and x W_N^(b k1): the first half of the inverse FFT of the same decomposition
+//         read backwards (k as the input index, n = N2 a + b as the output).
+// Pass C: the N1-point DFT down each column b, conj: y[N2 a + b], natural order.
+// Three passes over the scratch instead of one, but every access is coalesced and every FFT on chip.
+template <int N1, SampleType S>
+__global__ void four_step_columns_in_kernel(const void* __restrict__ raw, int lines, int nr, int n2,
+                                            const float2* __restrict__ tw_n, float2* __restrict__ scratch) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= static_cast<std::size_t>(lines) * n2) return;
+  const int line = static_cast<int>(i / n2), c = static_cast<int>(i % n2);
+  C32 x[N1];
+#pragma unroll
+  for (int r = 0; r < N1; ++r) {
+    const int col = r * n2 + c;
+    x[r] = col < nr ? load_raw<S>(raw, static_cast<std::size_t>(line) * nr + col) : C32{0.f, 0.f};
+  }
+  fft::dft<N1>(x);
+  float2* dst = scratch + static_cast<std::size_t>(line) * N1 * n2 + c;
+#pragma unroll
+  for (int k1 = 0; k1 < N1; ++k1) dst[static_cast<std::size_t>(k1) * n2] = to_float2(x[k1] * to_c32(__ldg(tw_n + c * k1)));
+}
+
+template <int N>
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, range_min_blocks<N, true>)
+    four_step_rows_kernel(float2* __restrict__ scratch, int rows, int n1, const float2* __restrict__ filter,
+                          const float2* __restrict__ tw, const float2* __restrict__ tw_n) {
+  extern __shared__ C32 smem[];
+  constexpr int E = fft::kElems<N>, T = N / E;
+  const LineSlot<N> slot(smem, rows);
+  const int tid = slot.tid, row = slot.line, k1 = row % n1;
+  const bool active = slot.active;
+  float2* line = scratch + static_cast<std::size_t>(active ? row : 0) * N;
+  C32 v[E];
+#pragma unroll
+  for (int q = 0; q < E; ++q) v[q] = active ? to_c32(line[tid + q * T]) : C32{0.f, 0.f};
+  fft::block_fft_forward<N>(v, slot.s, tw, tid);
+  const float2* h = filter + static_cast<std::size_t>(k1) * N;
+#pragma unroll
+  for (int q = 0; q < E; ++q) v[q] = fft::conj(v[q] * to_c32(__ldg(h + tid + q * T)));
+  fft::block_fft_forward<N>(v, slot.s, tw, tid);
+  if (!active) return;
+#pragma unroll
+  for (int q = 0; q < E; ++q) {
+    const int b = tid + q * T;
+    line[b] = to_float2(v[q] * to_c32(__ldg(tw_n + b * k1)));
+  }
+}
+
+template <int N1>
+__global__ void four_step_columns_out_kernel(const float2* __restrict__ scratch, int lines, int n2,
+                                             float2* __restrict__ out, int out_cols, int out_pitch) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= static_cast<std::size_t>(lines) * n2) return;
+  const int line = static_cast<int>(i / n2), b = static_cast<int>(i % n2);
+  const float2* src = scratch + static_cast<std::size_t>(line) * N1 * n2 + b;
+  C32 x[N1];
+#pragma unroll
+  for (int k1 = 0; k1 < N1; ++k1) x[k1] = to_c32(src[static_cast<std::size_t>(k1) * n2]);
+  fft::dft<N1>(x);
+#pragma unroll
+  for (int a = 0; a < N1; ++a) {
+    const int col = a * n2 + b;
+    if (col < out_cols) out[static_cast<std::size_t>(line) * out_pitch + col] = to_float2(fft::conj(x[a]));
+  }
+}
+
 // exp(j phase) for a float64 phase of any size: reduced modulo 2 pi in float64 first.
 __device__ __forceinline__ C32 unit_phasor(double phase) {
   const double two_pi = 6.283185307179586476925286766559, inv_two_pi = 0.15915494309189533576888376337251;
@@ -327,12 +398,13 @@ __global__ void multiply_rows_kernel(float2* __restrict__ data, int lines, int n
 }
 
 __global__ void src_multiply_kernel(float2* __restrict__ data, int lines, int nfft, const core::DopplerRow* rows,
-                                    double df) {
+                                    double df, float scale) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i >= static_cast<std::size_t>(lines) * nfft) return;
   const int k = static_cast<int>(i / nfft), m = static_cast<int>(i % nfft);
   const double q = rows[k].src_inverse_rate;
-  if (q != 0.0) data[i] = to_float2(to_c32(data[i]) * src_factor(m, nfft, q, df));
+  if (q != 0.0) data[i] = to_float2(fft::scale(to_c32(data[i]) * src_factor(m, nfft, q, df), scale));
+  else if (scale != 1.f) data[i] = to_float2(fft::scale(to_c32(data[i]), scale));
 }
 
 __global__ void rcmc_kernel(const float2* __restrict__ in, int in_pitch, int in_cols, float2* __restrict__ out,
@@ -404,10 +476,10 @@ void launch_multiply_rows(float2* data, int lines, int n, int pitch, const float
   SARFUSE_LAUNCHED("multiply_rows");
 }
 
-void launch_src_multiply(float2* data, int lines, int nfft, const core::DopplerRow* rows, double df,
+void launch_src_multiply(float2* data, int lines, int nfft, const core::DopplerRow* rows, double df, float scale,
                          cudaStream_t stream) {
   src_multiply_kernel<<<blocks_for(static_cast<std::size_t>(lines) * nfft, 256), 256, 0, stream>>>(data, lines, nfft,
-                                                                                                  rows, df);
+                                                                                                  rows, df, scale);
   SARFUSE_LAUNCHED("src_multiply");
 }
 
@@ -422,6 +494,50 @@ void launch_azimuth_filter(float2* data, int lines, int nr, const core::DopplerR
   azimuth_filter_kernel<<<blocks_for(static_cast<std::size_t>(lines) * nr, 256), 256, 0, stream>>>(data, lines, nr,
                                                                                                   rows);
   SARFUSE_LAUNCHED("azimuth_filter");
+}
+
+namespace {
+template <class F>
+void dispatch_column_radix(int n1, F&& f) {
+  switch (n1) {
+    case 2: f.template operator()<2>(); break;
+    case 4: f.template operator()<4>(); break;
+    case 8: f.template operator()<8>(); break;
+    case 16: f.template operator()<16>(); break;
+    default: throw Error("four-step FFT: column length " + std::to_string(n1) + " is not 2, 4, 8 or 16");
+  }
+}
+}  // namespace
+
+void launch_four_step_columns_in(int n1, int n2, SampleType type, const void* raw, int lines, int nr,
+                                 const float2* tw_n, float2* scratch, cudaStream_t stream) {
+  dispatch_column_radix(n1, [&]<int N1>() {
+    dispatch_type(type, [&]<SampleType S>() {
+      four_step_columns_in_kernel<N1, S><<<blocks_for(static_cast<std::size_t>(lines) * n2, 256), 256, 0, stream>>>(
+          raw, lines, nr, n2, tw_n, scratch);
+      SARFUSE_LAUNCHED("four_step_columns_in");
+    });
+  });
+}
+
+void launch_four_step_rows(int n1, int n2, float2* scratch, int lines, const float2* filter, const float2* tw_n2,
+                           const float2* tw_n, cudaStream_t stream) {
+  dispatch_size(n2, [&]<int N>() {
+    set_smem<N>(reinterpret_cast<const void*>(&four_step_rows_kernel<N>));
+    const int rows = lines * n1;
+    four_step_rows_kernel<N><<<grid_for<N>(rows), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+        scratch, rows, n1, filter, tw_n2, tw_n);
+    SARFUSE_LAUNCHED("four_step_rows");
+  });
+}
+
+void launch_four_step_columns_out(int n1, int n2, const float2* scratch, int lines, float2* out, int out_cols,
+                                  int out_pitch, cudaStream_t stream) {
+  dispatch_column_radix(n1, [&]<int N1>() {
+    four_step_columns_out_kernel<N1><<<blocks_for(static_cast<std::size_t>(lines) * n2, 256), 256, 0, stream>>>(
+        scratch, lines, n2, out, out_cols, out_pitch);
+    SARFUSE_LAUNCHED("four_step_columns_out");
+  });
 }
 
 }  // namespace sarfuse::cuda

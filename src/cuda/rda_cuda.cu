@@ -3,7 +3,11 @@
 //   2. azimuth FFT of the nfft columns (cuFFT, strided, in place)
 //   3. range_doppler_rows (own kernel, one row on chip): x SRC, IFFT, RCMC, x azimuth filter
 //   4. azimuth IFFT of the Nr kept columns (cuFFT, strided) into the SLC
-// The cufft-unfused pipeline runs the same mathematics as separate cuFFT calls and kernels.
+// The cufft-unfused pipeline runs the same mathematics as separate cuFFT calls and kernels; cufft-callback
+// fuses the range filter multiply into cuFFT's store; vkfft-conv does range compression by VkFFT's
+// convolution and the rest as cufft-unfused (with a range FFT pair around SRC, which needs the
+// two-dimensional frequency domain). A range FFT longer than the row kernel holds (16384) runs the
+// fused pipeline's range steps through cuFFT, and the plan says so.
 #include "cuda/rda_cuda.hpp"
 
 #include <algorithm>
@@ -130,14 +134,18 @@ cufftHandle row_plan(int n, int batch, cudaStream_t stream) {
 CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft)
     : PlanImpl(r, na, nr, opt, n_fft, Backend::cuda) {
   if (device_count() == 0) throw Error("--backend cuda: no CUDA device found");
-  if (!own_fft_supports(static_cast<int>(nfft)))
-    throw Error("--backend cuda: range FFT length " + std::to_string(nfft) +
-                " unsupported (powers of two 256..16384; longer lines need the four-step path, not built yet)");
+  if (nfft < 256 || (nfft & (nfft - 1)) != 0)
+    throw Error("--backend cuda: range FFT length " + std::to_string(nfft) + " must be a power of two >= 256");
+  range_by_cufft_ = options.pipeline == Pipeline::fused && !own_fft_supports(static_cast<int>(nfft));
+  if (range_by_cufft_)
+    notes = "range FFT length " + std::to_string(nfft) +
+            " exceeds the one-block row kernels (16384): the range steps run through cuFFT and separate kernels\n";
   if (opt.precision != Precision::fp32) throw Error("--backend cuda: only --precision fp32 (fp64 is the CPU reference)");
   SARFUSE_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   for (auto& e : ev_) SARFUSE_CUDA(cudaEventCreate(&e));
 
-  upload(filter_, to_float2(core::range_matched_filter(radar, nfft, options.range_window)));
+  const auto range_filter = core::range_matched_filter(radar, nfft, options.range_window);
+  upload(filter_, to_float2(range_filter));
   upload(twiddles_, fft_twiddle_table(static_cast<int>(nfft)));
   const auto rows = core::doppler_rows(radar, lines, samples, options.src == SrcMode::on, options.azimuth_window,
                                        options.azimuth_bandwidth_hz);
@@ -158,7 +166,7 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
     if (!transposing_is_faster(a, n)) az_scratch_.resize(0);
   }
   az_fwd_ = AzimuthFft(a, n, n, n, az_scratch_.get(), stream_);
-  if (options.pipeline == Pipeline::fused) {
+  if (options.pipeline == Pipeline::fused && !range_by_cufft_) {
     az_inv_ = AzimuthFft(a, c, n, c, az_scratch_.get(), stream_);
   } else {
     tmp_.resize(lines * samples);
@@ -167,6 +175,7 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
       callback_info_.resize(2);
       rg_fwd_ = make_filter_callback_plan(n, a, filter_.get(), callback_info_.get(), stream_);
     } else {
+      if (options.pipeline == Pipeline::vkfft_conv) vkfft_ = std::make_unique<VkfftConv>(n, a, c, false, range_filter, stream_);
       rg_fwd_ = row_plan(n, a, stream_);
     }
     rg_inv_ = row_plan(n, a, stream_);
@@ -214,8 +223,8 @@ std::size_t CudaRda::device_bytes() const {
 }
 
 void CudaRda::run(SampleType type, const void* d_raw, float2* d_out) {
-  if (options.pipeline == Pipeline::fused) run_fused(type, d_raw, d_out);
-  else run_cufft_unfused(type, d_raw, d_out);
+  if (options.pipeline == Pipeline::fused && !range_by_cufft_) run_fused(type, d_raw, d_out);
+  else run_baseline(type, d_raw, d_out);
 }
 
 void CudaRda::run_fused(SampleType type, const void* d_raw, float2* d_out) {
@@ -233,20 +242,32 @@ void CudaRda::run_fused(SampleType type, const void* d_raw, float2* d_out) {
   SARFUSE_CUDA(cudaEventRecord(ev_[4], stream_));
 }
 
-void CudaRda::run_cufft_unfused(SampleType type, const void* d_raw, float2* d_out) {
+void CudaRda::run_baseline(SampleType type, const void* d_raw, float2* d_out) {
   const int n = static_cast<int>(nfft), a = static_cast<int>(lines), c = static_cast<int>(samples);
   const double df = radar.range_sampling_rate_hz / static_cast<double>(nfft);
   auto* w = reinterpret_cast<cufftComplex*>(work_.get());
   SARFUSE_CUDA(cudaEventRecord(ev_[0], stream_));
   launch_convert_pad(type, d_raw, a, c, work_.get(), n, stream_);
-  SARFUSE_CUFFT(cufftExecC2C(rg_fwd_, w, w, CUFFT_FORWARD));
-  if (options.pipeline != Pipeline::cufft_callback)  // else the store callback multiplied
-    launch_multiply_rows(work_.get(), a, n, n, filter_.get(), stream_);
+  if (vkfft_) {
+    vkfft_->run(work_.get());  // range-compressed lines, range time
+  } else {
+    SARFUSE_CUFFT(cufftExecC2C(rg_fwd_, w, w, CUFFT_FORWARD));
+    if (options.pipeline != Pipeline::cufft_callback)  // else the store callback multiplied
+      launch_multiply_rows(work_.get(), a, n, n, filter_.get(), stream_);
+  }
   SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
   az_fwd_.exec(work_.get(), work_.get(), CUFFT_FORWARD);
   SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
-  if (src_any_) launch_src_multiply(work_.get(), a, n, rows_.get(), df, stream_);
-  SARFUSE_CUFFT(cufftExecC2C(rg_inv_, w, w, CUFFT_INVERSE));
+  if (vkfft_) {
+    if (src_any_) {  // back to the range spectrum for SRC; the FFT pair's factor n undone in the multiply
+      SARFUSE_CUFFT(cufftExecC2C(rg_fwd_, w, w, CUFFT_FORWARD));
+      launch_src_multiply(work_.get(), a, n, rows_.get(), df, 1.0f / static_cast<float>(n), stream_);
+      SARFUSE_CUFFT(cufftExecC2C(rg_inv_, w, w, CUFFT_INVERSE));
+    }
+  } else {
+    if (src_any_) launch_src_multiply(work_.get(), a, n, rows_.get(), df, 1.0f, stream_);
+    SARFUSE_CUFFT(cufftExecC2C(rg_inv_, w, w, CUFFT_INVERSE));
+  }
   launch_rcmc(work_.get(), n, n, tmp_.get(), a, c, rows_.get(), {sinc_.get(), taps_, fractions_}, stream_);
   launch_azimuth_filter(tmp_.get(), a, c, rows_.get(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));

@@ -9,6 +9,10 @@
 #include "core/filters.hpp"
 #include "core/plan_impl.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/vkfft_conv.hpp"
+
+#include <memory>
+#include <string>
 
 namespace sarfuse::cuda {
 
@@ -58,11 +62,16 @@ class CudaRda final : public PlanImpl {
   const float2* twiddles() const { return twiddles_.get(); }
   std::size_t device_bytes() const;
   bool azimuth_transposed() const { return az_fwd_.transposed(); }
+  // True when the range steps run through cuFFT although the fused pipeline was asked for (a range
+  // FFT longer than one block of the row kernel holds).
+  bool range_by_cufft() const { return range_by_cufft_; }
 
  private:
   bool transposing_is_faster(int lines, int cols);
   void run_fused(SampleType type, const void* d_raw, float2* d_out);
-  void run_cufft_unfused(SampleType type, const void* d_raw, float2* d_out);
+  // cufft-unfused, cufft-callback and vkfft-conv: separate passes, range compression by the
+  // baseline's engine.
+  void run_baseline(SampleType type, const void* d_raw, float2* d_out);
 
   cudaStream_t stream_ = nullptr;
   cudaEvent_t ev_[5] = {};
@@ -76,6 +85,8 @@ class CudaRda final : public PlanImpl {
   DeviceBuffer<float> sinc_;
   int taps_ = 8, fractions_ = 2048;
   bool src_any_ = false;
+  bool range_by_cufft_ = false;
+  std::unique_ptr<VkfftConv> vkfft_;
 };
 
 }  // namespace sarfuse::cuda

@@ -154,7 +154,7 @@ TEST_F(Cli, BadInputsFailCleanly) {
   expect_failure("focus " + raw + focus_to_out + " --range-fft-size 100", "--range-fft-size 100: must be at least",
                  out);
   expect_failure("focus " + raw + focus_to_out + " --backend cuda --range-fft-size 300",
-                 cuda_device_count() > 0 ? "range FFT length 300 unsupported" : "--backend cuda", out);
+                 cuda_device_count() > 0 ? "range FFT length 300 must be a power of two" : "--backend cuda", out);
   if (cuda_device_count() == 0)  // on a GPU machine this focus would rightly succeed
     expect_failure("focus " + raw + focus_to_out + " --backend cuda", "--backend cuda", out);
 

@@ -13,7 +13,9 @@
 #include "cuda/device_buffer.hpp"
 #include "cuda/kernels.hpp"
 #include "sarfuse/error.hpp"
+#include "cuda/range_compress.hpp"
 #include "cuda/rda_cuda.hpp"
+#include "cuda/vkfft_conv.hpp"
 #include "integration/scenes.hpp"
 #include "sarfuse/io.hpp"
 #include "sarfuse/plan.hpp"
@@ -104,68 +106,82 @@ TEST_P(CudaFftSizes, ForwardAndInverseMatchFloat64) {
 
 INSTANTIATE_TEST_SUITE_P(Pow2, CudaFftSizes, ::testing::Values(256, 512, 1024, 2048, 4096, 8192, 16384));
 
-TEST(CudaRange, FusedRangeCompressionMatchesFloat64) {
+// Fused range compression (one kernel up to 16384 points, four-step above) against float64 on random
+// data: zero-pad, FFT, x H, IFFT, keep the first nr columns.
+struct RangeCase {
+  int lines, nr, nfft;
+};
+class CudaRange : public ::testing::TestWithParam<RangeCase> {};
+
+TEST_P(CudaRange, FusedRangeCompressionMatchesFloat64) {
   REQUIRE_GPU();
-  const RadarParams r = default_scene().radar;
-  const int lines = 48, nr = 3000, nfft = 4096;  // replica 601: linear convolution fits in 4096
+  const auto [lines, nr, nfft] = GetParam();
+  const RadarParams r = default_scene().radar;  // replica 601: the linear convolution fits in nfft
   const auto h = core::range_matched_filter(r, nfft, Window{});
   const auto x = test::random_complex(static_cast<std::size_t>(lines) * nr, 5);
-  // float64 reference: zero-pad, FFT, x H, IFFT.
   std::vector<std::complex<double>> ref(static_cast<std::size_t>(lines) * nfft, 0.0);
   for (int l = 0; l < lines; ++l)
-    for (int j = 0; j < nr; ++j) ref[l * nfft + j] = std::complex<double>(std::complex<float>(x[l * nr + j]));
+    for (int j = 0; j < nr; ++j)
+      ref[static_cast<std::size_t>(l) * nfft + j] = std::complex<double>(std::complex<float>(x[static_cast<std::size_t>(l) * nr + j]));
   core::FftPlan<double> f({nfft, lines, 1, nfft}, core::FftDirection::forward, ref.data(), ref.data(), FftPlanning::estimate);
   core::FftPlan<double> b({nfft, lines, 1, nfft}, core::FftDirection::inverse, ref.data(), ref.data(), FftPlanning::estimate);
   f.execute(ref.data(), ref.data());
   for (int l = 0; l < lines; ++l)
-    for (int m = 0; m < nfft; ++m) ref[l * nfft + m] *= h[m];
+    for (int m = 0; m < nfft; ++m) ref[static_cast<std::size_t>(l) * nfft + m] *= h[m];
   b.execute(ref.data(), ref.data());
 
   auto d_raw = to_device(to_f2(x));
-  auto d_h = to_device(to_f2(h));
-  auto d_tw = to_device(cuda::fft_twiddle_table(nfft));
+  const cuda::RangeCompressor rc(nfft, lines, h);
+  EXPECT_EQ(rc.four_step(), nfft > cuda::RangeCompressor::kMaxOneBlock);
   DeviceBuffer<float2> d_out(static_cast<std::size_t>(lines) * nr);
   poison(d_out);
-  cuda::launch_range_compress_fused(nfft, SampleType::complex64, d_raw.get(), lines, nr, d_h.get(), d_tw.get(),
-                                    d_out.get(), nr, nr, nullptr);
+  rc.run(SampleType::complex64, d_raw.get(), lines, nr, d_out.get(), nr, nr, nullptr);
   SARFUSE_CUDA(cudaDeviceSynchronize());
   const auto got = to_host(d_out);
   expect_all_finite(got, "fused range compression");
   std::vector<std::complex<double>> g(got.size()), rf(got.size());
   for (int l = 0; l < lines; ++l)
     for (int j = 0; j < nr; ++j) {
-      g[l * nr + j] = {got[l * nr + j].x, got[l * nr + j].y};
-      rf[l * nr + j] = ref[l * nfft + j];
+      const std::size_t k = static_cast<std::size_t>(l) * nr + j;
+      g[k] = {got[k].x, got[k].y};
+      rf[k] = ref[static_cast<std::size_t>(l) * nfft + j];
     }
   const double e = test::rel_l2(g, rf);
-  std::printf("fused range compression (4096-point): relative L2 vs float64 %.3e\n", e);
+  std::printf("fused range compression (%d-point%s): relative L2 vs float64 %.3e\n", nfft,
+              rc.four_step() ? ", four-step" : "", e);
   EXPECT_LT(e, 2e-6);
 }
 
-TEST(CudaRange, IntegerSamplesConvertInTheLoad) {
+INSTANTIATE_TEST_SUITE_P(Lengths, CudaRange,
+                         ::testing::Values(RangeCase{48, 3000, 4096}, RangeCase{8, 15000, 16384},
+                                           RangeCase{6, 30000, 32768}, RangeCase{4, 64000, 65536},
+                                           RangeCase{2, 200000, 262144}),
+                         [](const auto& info) { return "fft" + std::to_string(info.param.nfft); });
+
+TEST(CudaRangeInput, IntegerSamplesConvertInTheLoad) {
   REQUIRE_GPU();
   const RadarParams r = default_scene().radar;
-  const int lines = 16, nr = 1000, nfft = 2048;
-  std::vector<std::int8_t> i8(2 * lines * nr);
-  std::vector<float2> c(lines * nr);
-  for (std::size_t k = 0; k < c.size(); ++k) {
-    i8[2 * k] = static_cast<std::int8_t>((k * 37) % 31 - 15);
-    i8[2 * k + 1] = static_cast<std::int8_t>((k * 11) % 29 - 14);
-    c[k] = make_float2(i8[2 * k], i8[2 * k + 1]);
+  for (const auto& [lines, nr, nfft] : {RangeCase{16, 1000, 2048}, RangeCase{3, 20000, 32768}}) {
+    std::vector<std::int8_t> i8(2 * static_cast<std::size_t>(lines) * nr);
+    std::vector<float2> c(static_cast<std::size_t>(lines) * nr);
+    for (std::size_t k = 0; k < c.size(); ++k) {
+      i8[2 * k] = static_cast<std::int8_t>((k * 37) % 31 - 15);
+      i8[2 * k + 1] = static_cast<std::int8_t>((k * 11) % 29 - 14);
+      c[k] = make_float2(i8[2 * k], i8[2 * k + 1]);
+    }
+    auto d_i8 = to_device(i8);
+    auto d_c = to_device(c);
+    const cuda::RangeCompressor rc(nfft, lines, core::range_matched_filter(r, nfft, Window{}));
+    DeviceBuffer<float2> a(c.size()), b(c.size());
+    poison(a);
+    poison(b);
+    rc.run(SampleType::int8_iq, d_i8.get(), lines, nr, a.get(), nr, nr, nullptr);
+    rc.run(SampleType::complex64, d_c.get(), lines, nr, b.get(), nr, nr, nullptr);
+    SARFUSE_CUDA(cudaDeviceSynchronize());
+    const auto ha = to_host(a), hb = to_host(b);
+    expect_all_finite(ha, "int8");
+    EXPECT_EQ(std::memcmp(ha.data(), hb.data(), ha.size() * sizeof(float2)), 0) << "nfft " << nfft;
   }
-  auto d_i8 = to_device(i8);
-  auto d_c = to_device(c);
-  auto d_h = to_device(to_f2(core::range_matched_filter(r, nfft, Window{})));
-  auto d_tw = to_device(cuda::fft_twiddle_table(nfft));
-  DeviceBuffer<float2> a(lines * nr), b(lines * nr);
-  poison(a);
-  poison(b);
-  cuda::launch_range_compress_fused(nfft, SampleType::int8_iq, d_i8.get(), lines, nr, d_h.get(), d_tw.get(), a.get(), nr, nr, nullptr);
-  cuda::launch_range_compress_fused(nfft, SampleType::complex64, d_c.get(), lines, nr, d_h.get(), d_tw.get(), b.get(), nr, nr, nullptr);
-  SARFUSE_CUDA(cudaDeviceSynchronize());
-  const auto ha = to_host(a), hb = to_host(b);
-  expect_all_finite(ha, "int8");
-  EXPECT_EQ(std::memcmp(ha.data(), hb.data(), ha.size() * sizeof(float2)), 0);
 }
 
 TEST(CudaAzimuth, StridedAndTransposingAgreeWithFloat64) {
@@ -198,9 +214,17 @@ TEST(CudaAzimuth, StridedAndTransposingAgreeWithFloat64) {
 class CudaChain : public ::testing::TestWithParam<Pipeline> {
  protected:
   // The cufft-callback pipeline needs cuFFT to JIT-link its LTO callback; where the toolkit cannot
-  // (CUDA 13.0: cuFFT wants nvJitLink 13.1), the test says so and skips.
+  // (CUDA 13.0: cuFFT wants nvJitLink 13.1), the test says so and skips. Likewise vkfft-conv without
+  // its module.
   void SetUp() override {
-    if (GetParam() != Pipeline::cufft_callback || cuda_device_count() == 0) return;
+    if (cuda_device_count() == 0) return;
+    if (GetParam() == Pipeline::vkfft_conv) {
+      // The VkFFT module is built where libvkfft-dev is installed; without it the test says why.
+      const std::string why = cuda::VkfftConv::unavailable_reason();
+      if (!why.empty()) GTEST_SKIP() << why;
+      return;
+    }
+    if (GetParam() != Pipeline::cufft_callback) return;
     try {
       cuda::DeviceBuffer<float2> f(256);
       cuda::DeviceBuffer<unsigned long long> info(2);
@@ -283,8 +307,23 @@ TEST_P(CudaChain, NonPowerOfTwoAzimuthMatchesCpuFp64) {
   EXPECT_LT(gpu_vs_cpu_fp64(p, GetParam(), "1000-line scene"), 1e-5);
 }
 
+// Range lines longer than the row kernel holds: the plan runs the range steps through cuFFT, says so,
+// and still matches the CPU.
+TEST(CudaLongLines, RangeFftAbove16384MatchesCpuFp64) {
+  REQUIRE_GPU();
+  ParamsFile p = default_scene();
+  p.scene->range_samples = 16000;  // + 600: a 32768-point range FFT
+  p.scene->azimuth_lines = 256;
+  for (auto& t : p.scene->targets) t.range_m = p.radar.near_range_m + 8000 * p.radar.range_spacing_m();
+  Plan gpu = make_plan(p.radar, 256, 16000, cuda_options());
+  EXPECT_EQ(gpu.range_fft_size(), 32768u);
+  EXPECT_NE(gpu.notes().find("cuFFT"), std::string::npos) << gpu.notes();
+  EXPECT_LT(gpu_vs_cpu_fp64(p, Pipeline::fused, "16000-sample lines"), 1e-5);
+}
+
 INSTANTIATE_TEST_SUITE_P(Pipelines, CudaChain,
-                         ::testing::Values(Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback),
+                         ::testing::Values(Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback,
+                                           Pipeline::vkfft_conv),
                          [](const auto& info) {
                            std::string n = to_string(info.param);
                            std::replace(n.begin(), n.end(), '-', '_');
