@@ -59,9 +59,10 @@ Plan make_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
     throw Error("--range-fft-size " + std::to_string(opt.range_fft_size) + ": must be at least Nr + replica - 1 = " +
                 std::to_string(linear) + " for a linear convolution");
   if (opt.backend == Backend::automatic) {
-    // CUDA when a device is there and the chain fits its kernels; the plan reports what it chose.
+    // CUDA when a device is there and the plan fits it (power-of-two range FFT, fp32); the plan
+    // reports what it chose.
     const std::size_t n = opt.range_fft_size ? opt.range_fft_size : pow2_at_least(linear);
-    const bool fits = n <= 16384 && (n & (n - 1)) == 0 && opt.precision == Precision::fp32;
+    const bool fits = n >= 256 && (n & (n - 1)) == 0 && opt.precision == Precision::fp32;
     opt.backend = (fits && cuda_device_count() > 0) ? Backend::cuda : Backend::cpu;
   }
   std::unique_ptr<PlanImpl> impl;
