@@ -3,8 +3,11 @@
 #   make test   install missing Debian packages, build, run the whole test suite
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
+# Debian's Python (its python3-numpy, python3-pytest, pybind11-dev), whatever else is on PATH.
+PYTHON ?= /usr/bin/python3
 DEBIAN_PACKAGES := cmake ninja-build g++ pkg-config libfftw3-dev libcli11-dev nlohmann-json3-dev \
-                   libpng-dev libmatio-dev libgtest-dev libvkfft-dev
+                   libpng-dev libmatio-dev libgtest-dev libvkfft-dev \
+                   python3-dev pybind11-dev python3-numpy python3-pytest python3-venv python3-pip
 
 .PHONY: all deps configure build demo test bench clean
 
@@ -24,7 +27,8 @@ deps:
 	fi
 
 configure: deps
-	@[ -f $(BUILD_DIR)/build.ninja ] || cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release
+	@[ -f $(BUILD_DIR)/build.ninja ] || cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DPython_EXECUTABLE=$(PYTHON)
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)

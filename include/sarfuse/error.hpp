@@ -11,4 +11,11 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A file that cannot be found, opened, read or written (as opposed to one whose content is wrong):
+// Python sees it as OSError, every other Error as ValueError.
+class FileError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace sarfuse

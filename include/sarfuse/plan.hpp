@@ -3,6 +3,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sarfuse/image.hpp"
 #include "sarfuse/params.hpp"
@@ -102,6 +103,15 @@ const char* to_string(Pipeline p);
 Pipeline parse_pipeline(const std::string& s);
 // Number of CUDA devices usable by this build (0 without the CUDA backend or without a device).
 int cuda_device_count();
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  std::size_t memory_bytes = 0;
+  int compute_major = 0, compute_minor = 0;
+  int multiprocessors = 0;
+};
+// The CUDA devices this build can use (empty without the CUDA backend or without a device).
+std::vector<DeviceInfo> cuda_devices();
 Backend parse_backend(const std::string& s);
 Precision parse_precision(const std::string& s);
 SrcMode parse_src_mode(const std::string& s);

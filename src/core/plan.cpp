@@ -135,6 +135,14 @@ std::string bench_cuda(const CudaBenchOptions&) {
 }
 #endif
 
+std::vector<DeviceInfo> cuda_devices() {
+#if SARFUSE_HAVE_CUDA
+  return cuda::devices();
+#else
+  return {};
+#endif
+}
+
 int cuda_device_count() {
 #if SARFUSE_HAVE_CUDA
   return cuda::device_count();

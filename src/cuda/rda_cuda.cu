@@ -31,6 +31,16 @@ int device_count() {
   return n;
 }
 
+std::vector<DeviceInfo> devices() {
+  std::vector<DeviceInfo> out;
+  for (int i = 0; i < device_count(); ++i) {
+    cudaDeviceProp p{};
+    SARFUSE_CUDA(cudaGetDeviceProperties(&p, i));
+    out.push_back({i, p.name, p.totalGlobalMem, p.major, p.minor, p.multiProcessorCount});
+  }
+  return out;
+}
+
 cufftHandle make_filter_callback_plan(int n, int batch, const float2* filter, void* info, cudaStream_t stream) {
   struct {
     const float2* filter;

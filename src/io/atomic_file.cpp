@@ -27,9 +27,9 @@ void check_output_path(const std::string& path) {
   const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
   std::error_code ec;
   const auto st = fs::status(parent, ec);
-  if (!fs::exists(st)) throw Error("cannot write '" + path + "': folder '" + parent.string() + "' does not exist");
-  if (!fs::is_directory(st)) throw Error("cannot write '" + path + "': '" + parent.string() + "' is not a folder");
-  if (fs::is_directory(fs::status(p, ec))) throw Error("cannot write '" + path + "': it is a folder");
+  if (!fs::exists(st)) throw FileError("cannot write '" + path + "': folder '" + parent.string() + "' does not exist");
+  if (!fs::is_directory(st)) throw FileError("cannot write '" + path + "': '" + parent.string() + "' is not a folder");
+  if (fs::is_directory(fs::status(p, ec))) throw FileError("cannot write '" + path + "': it is a folder");
 }
 }  // namespace sarfuse
 
@@ -40,7 +40,7 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   static std::atomic<unsigned> counter{0};
   temp_ = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
   file_ = std::fopen(temp_.c_str(), "wb");
-  if (!file_) throw Error("cannot write '" + path + "': " + std::strerror(errno));
+  if (!file_) throw FileError("cannot write '" + path + "': " + std::strerror(errno));
 }
 
 AtomicFile::~AtomicFile() {
@@ -50,7 +50,7 @@ AtomicFile::~AtomicFile() {
 
 void AtomicFile::write(const void* data, std::size_t bytes) {
   if (bytes && std::fwrite(data, 1, bytes, file_) != bytes)
-    throw Error("writing '" + path_ + "' failed: " + std::strerror(errno));
+    throw FileError("writing '" + path_ + "' failed: " + std::strerror(errno));
 }
 
 void AtomicFile::commit() {
@@ -58,9 +58,9 @@ void AtomicFile::commit() {
   const int err = errno;
   std::fclose(file_);
   file_ = nullptr;
-  if (!ok) throw Error("writing '" + path_ + "' failed: " + std::strerror(err));
+  if (!ok) throw FileError("writing '" + path_ + "' failed: " + std::strerror(err));
   if (std::rename(temp_.c_str(), path_.c_str()) != 0)
-    throw Error("cannot rename the finished output to '" + path_ + "': " + std::strerror(errno));
+    throw FileError("cannot rename the finished output to '" + path_ + "': " + std::strerror(errno));
   committed_ = true;
 }
 
@@ -76,10 +76,10 @@ void write_text_file(const std::string& path, const std::string& text) {
 
 std::string read_text_file(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
+  if (!std::filesystem::exists(path, ec)) throw FileError(path + ": no such file");
   if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a folder, expected a file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot open: " + std::strerror(errno));
+  if (!in) throw FileError(path + ": cannot open: " + std::strerror(errno));
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();

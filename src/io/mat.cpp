@@ -24,7 +24,7 @@ using VarPtr = std::unique_ptr<matvar_t, VarFreer>;
 
 MatPtr open_mat(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
+  if (!std::filesystem::exists(path, ec)) throw FileError(path + ": no such file");
   // Check the v5 header ourselves before handing bytes to matio.
   std::ifstream in(path, std::ios::binary);
   char head[128] = {};

@@ -25,9 +25,9 @@ std::string dict_value(const std::string& header, const std::string& key, const 
 
 NpyHeader read_npy_header(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
+  if (!std::filesystem::exists(path, ec)) throw FileError(path + ": no such file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot open");
+  if (!in) throw FileError(path + ": cannot open");
   NpyHeader h;
   h.file_size = std::filesystem::file_size(path, ec);
   char magic[8] = {};

@@ -1,0 +1,265 @@
+// sarfuse._sarfuse: the library seen from Python (pybind11). The Python package (python/sarfuse)
+// wraps this with the documented API; this file only converts types, moves results into numpy arrays
+// without copies, releases the GIL while focusing and simulating, and maps errors to exceptions.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "sarfuse/error.hpp"
+#include "sarfuse/io.hpp"
+#include "sarfuse/params.hpp"
+#include "sarfuse/plan.hpp"
+#include "sarfuse/quality.hpp"
+#include "sarfuse/simulate.hpp"
+
+namespace py = pybind11;
+using namespace sarfuse;
+
+namespace {
+
+// A complex image handed to numpy: the array's base owns the image, so no copy is made.
+py::array_t<std::complex<float>> to_numpy(ComplexImage&& img) {
+  auto* owned = new ComplexImage(std::move(img));
+  py::capsule base(owned, [](void* p) { delete static_cast<ComplexImage*>(p); });
+  const auto lines = static_cast<py::ssize_t>(owned->lines()), samples = static_cast<py::ssize_t>(owned->samples());
+  return py::array_t<std::complex<float>>({lines, samples},
+                                          {samples * static_cast<py::ssize_t>(sizeof(std::complex<float>)),
+                                           static_cast<py::ssize_t>(sizeof(std::complex<float>))},
+                                          owned->data(), base);
+}
+
+// A raw-data view of a numpy array the caller has made C-contiguous with a supported dtype (the Python
+// layer does that, copying only when it must). Checked again here: a wrong array must not crash.
+RawView raw_view(const py::array& a) {
+  if (!(a.flags() & py::array::c_style))
+    throw Error("raw data: array must be C-contiguous (the Python layer makes it so)");
+  const py::dtype dt = a.dtype();
+  const char kind = dt.kind();
+  const auto item = dt.itemsize();
+  RawView v;
+  if (kind == 'c' && (item == 8 || item == 16)) {
+    if (a.ndim() != 2) throw Error("raw data: complex arrays must be 2-D (Na, Nr), got " + std::to_string(a.ndim()) + "-D");
+    v.type = item == 8 ? SampleType::complex64 : SampleType::complex128;
+  } else if (kind == 'i' && (item == 1 || item == 2)) {
+    if (a.ndim() != 3 || a.shape(2) != 2)
+      throw Error("raw data: integer I/Q arrays must have shape (Na, Nr, 2)");
+    v.type = item == 1 ? SampleType::int8_iq : SampleType::int16_iq;
+  } else {
+    throw Error("raw data: dtype must be complex64, complex128, int8 or int16 I/Q");
+  }
+  v.data = a.data();
+  v.lines = static_cast<std::size_t>(a.shape(0));
+  v.samples = static_cast<std::size_t>(a.shape(1));
+  return v;
+}
+
+ComplexImage image_from(const py::array_t<std::complex<float>, py::array::c_style | py::array::forcecast>& a) {
+  if (a.ndim() != 2) throw Error("image: expected a 2-D complex array (Na, Nr), got " + std::to_string(a.ndim()) + "-D");
+  ComplexImage img(static_cast<std::size_t>(a.shape(0)), static_cast<std::size_t>(a.shape(1)));
+  std::copy(a.data(), a.data() + img.size(), img.data());
+  return img;
+}
+
+// Focusing with a plan made on first use and remade when the raw shape changes.
+class PyPlan {
+ public:
+  PyPlan(const RadarParams& radar, const FocusOptions& options) : radar_(radar), options_(options) {
+    validate(radar_, "parameters");
+  }
+  // Makes the plan now for a known shape (so errors and planning time come before focus()).
+  void prepare(std::size_t lines, std::size_t samples) {
+    if (plan_ && plan_->lines() == lines && plan_->samples() == samples) return;
+    py::gil_scoped_release unlocked;
+    plan_.reset();
+    plan_ = std::make_unique<Plan>(make_plan(radar_, lines, samples, options_));
+  }
+  py::array_t<std::complex<float>> focus(const py::array& raw) {
+    const RawView v = raw_view(raw);
+    prepare(v.lines, v.samples);
+    ComplexImage slc;
+    {
+      py::gil_scoped_release unlocked;  // the array stays alive: `raw` holds a reference
+      plan_->focus(v, slc);
+    }
+    return to_numpy(std::move(slc));
+  }
+  const Plan& plan() const {
+    if (!plan_) throw Error("plan: not made yet (call focus() or prepare() first)");
+    return *plan_;
+  }
+
+ private:
+  RadarParams radar_;
+  FocusOptions options_;
+  std::unique_ptr<Plan> plan_;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_sarfuse, m) {
+  m.doc() = "sarfuse: SAR raw data -> focused SLC (Range-Doppler), simulation and quality analysis";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const FileError& e) {
+      PyErr_SetString(PyExc_OSError, e.what());
+    } catch (const Error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+
+  py::class_<RadarParams>(m, "RadarParams")
+      .def(py::init<>())
+      .def_readwrite("carrier_frequency_hz", &RadarParams::carrier_frequency_hz)
+      .def_readwrite("range_sampling_rate_hz", &RadarParams::range_sampling_rate_hz)
+      .def_readwrite("chirp_rate_hz_per_s", &RadarParams::chirp_rate_hz_per_s)
+      .def_readwrite("pulse_duration_s", &RadarParams::pulse_duration_s)
+      .def_readwrite("prf_hz", &RadarParams::prf_hz)
+      .def_readwrite("effective_velocity_m_s", &RadarParams::effective_velocity_m_s)
+      .def_readwrite("near_range_m", &RadarParams::near_range_m)
+      .def_readwrite("doppler_centroid_hz", &RadarParams::doppler_centroid_hz)
+      .def_readwrite("antenna_length_m", &RadarParams::antenna_length_m)
+      .def_property_readonly("wavelength_m", &RadarParams::wavelength_m)
+      .def_property_readonly("range_spacing_m", &RadarParams::range_spacing_m)
+      .def_property_readonly("replica_length", &RadarParams::replica_length);
+
+  py::class_<SceneParams>(m, "_Scene")
+      .def_readonly("azimuth_lines", &SceneParams::azimuth_lines)
+      .def_readonly("range_samples", &SceneParams::range_samples);
+
+  // {"radar": {...}, "scene": {...}} as JSON text <-> (RadarParams, scene or None).
+  m.def("_parse_params", [](const std::string& text, const std::string& source) {
+    const ParamsFile p = parse_params(text, source);
+    return py::make_tuple(p.radar, p.scene ? py::cast(*p.scene) : py::none());
+  });
+  m.def("_load_params", [](const std::string& path) {
+    const ParamsFile p = load_params(path);
+    return py::make_tuple(p.radar, p.scene ? py::cast(*p.scene) : py::none());
+  });
+  m.def("_params_json", [](const RadarParams& r, std::optional<SceneParams> scene) {
+    ParamsFile p{r, scene};
+    return to_json_text(p, -1);
+  }, py::arg("radar"), py::arg("scene") = std::nullopt);
+  m.def("_validate", [](const RadarParams& r, const std::string& source) { validate(r, source); });
+  m.def("_default_scene", [] {
+    const ParamsFile p = default_scene();
+    return py::make_tuple(p.radar, *p.scene);
+  });
+
+  m.def("_simulate", [](const RadarParams& r, const SceneParams& s, int threads) {
+    ComplexImage raw;
+    {
+      py::gil_scoped_release unlocked;
+      raw = simulate(r, s, threads);
+    }
+    return to_numpy(std::move(raw));
+  });
+
+  py::class_<FocusOptions>(m, "_FocusOptions")
+      .def(py::init<>())
+      .def("set", [](FocusOptions& o, const std::string& key, const std::string& value) {
+        // String-valued options, parsed by the same functions as the CLI's (same messages).
+        if (key == "backend") o.backend = parse_backend(value);
+        else if (key == "precision") o.precision = parse_precision(value);
+        else if (key == "pipeline") o.pipeline = parse_pipeline(value);
+        else if (key == "src") o.src = parse_src_mode(value);
+        else if (key == "range_window" || key == "azimuth_window") {
+          try {
+            (key == "range_window" ? o.range_window : o.azimuth_window) = Window::parse(value);
+          } catch (const Error& e) {
+            throw Error(key + ": " + e.what());
+          }
+        }
+        else if (key == "fft_planning") {
+          if (value == "estimate") o.fft_planning = FftPlanning::estimate;
+          else if (value == "measure") o.fft_planning = FftPlanning::measure;
+          else throw Error("fft_planning: expected estimate or measure (got '" + value + "')");
+        } else {
+          throw Error("unknown option '" + key + "'");
+        }
+      })
+      .def_readwrite("azimuth_bandwidth_hz", &FocusOptions::azimuth_bandwidth_hz)
+      .def_readwrite("rcmc_taps", &FocusOptions::rcmc_taps)
+      .def_readwrite("threads", &FocusOptions::threads)
+      .def_readwrite("range_fft_size", &FocusOptions::range_fft_size);
+
+  py::class_<PyPlan>(m, "_Plan")
+      .def(py::init<const RadarParams&, const FocusOptions&>())
+      .def("prepare", &PyPlan::prepare)
+      .def("focus", &PyPlan::focus)
+      .def_property_readonly("made", [](const PyPlan& p) {
+        try {
+          p.plan();
+          return true;
+        } catch (const Error&) {
+          return false;
+        }
+      })
+      .def_property_readonly("backend", [](const PyPlan& p) { return std::string(to_string(p.plan().backend())); })
+      .def_property_readonly("range_fft_size", [](const PyPlan& p) { return p.plan().range_fft_size(); })
+      .def_property_readonly("notes", [](const PyPlan& p) { return p.plan().notes(); })
+      .def_property_readonly("threads", [](const PyPlan& p) { return p.plan().options().threads; })
+      .def_property_readonly("last_times", [](const PyPlan& p) {
+        const StageTimes& t = p.plan().last_times();
+        py::dict d;
+        d["range_compress"] = t.range_compress;
+        d["azimuth_fft"] = t.azimuth_fft;
+        d["range_doppler"] = t.range_doppler;
+        d["azimuth_ifft"] = t.azimuth_ifft;
+        d["total"] = t.total;
+        return d;
+      })
+      .def_property_readonly("geometry", [](const PyPlan& p) {
+        const ProductGeometry& g = p.plan().geometry();
+        py::dict d;
+        d["eta_first_s"] = g.eta_first_s;
+        d["azimuth_spacing_s"] = g.azimuth_spacing_s;
+        d["near_range_m"] = g.near_range_m;
+        d["range_spacing_m"] = g.range_spacing_m;
+        d["first_full_column"] = g.first_full_column;
+        d["last_full_column"] = g.last_full_column;
+        d["src_applied"] = g.src_applied;
+        return d;
+      });
+
+  m.def("_analyze", [](const py::array_t<std::complex<float>, py::array::c_style | py::array::forcecast>& slc,
+                       const RadarParams& r, std::optional<SceneParams> targets, int peaks, double eta_first) {
+    const ComplexImage img = image_from(slc);
+    AnalysisOptions o;
+    o.eta_first_s = eta_first;
+    std::vector<TargetQuality> q;
+    {
+      py::gil_scoped_release unlocked;
+      q = targets ? analyze_targets(img, r, targets->targets, o) : analyze_peaks(img, r, peaks, o);
+    }
+    return quality_to_json(q, -1);
+  });
+  m.def("devices", [] {
+    py::list out;
+    for (const DeviceInfo& d : cuda_devices()) {
+      py::dict e;
+      e["index"] = d.index;
+      e["name"] = d.name;
+      e["memory_bytes"] = d.memory_bytes;
+      e["compute_capability"] = py::make_tuple(d.compute_major, d.compute_minor);
+      e["multiprocessors"] = d.multiprocessors;
+      out.append(e);
+    }
+    return out;
+  }, "CUDA devices this build can use: a list of dicts (empty without the CUDA backend or a device).");
+
+  m.def("_cli_main", [](std::vector<std::string> args) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    py::gil_scoped_release unlocked;
+    return cli::run(static_cast<int>(args.size()), argv.data());
+  });
+  m.attr("__version__") = "0.1.0";
+}

@@ -1,0 +1,178 @@
+"""The Python API: parameters, simulate -> focus -> analyze, equality with the CLI, bad input, GIL."""
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import sarfuse
+
+
+@pytest.fixture(scope="module")
+def scene():
+    params, sc = sarfuse.default_scene()
+    raw = sarfuse.simulate(params, sc)
+    return params, sc, raw
+
+
+def test_params_round_trip_and_files(source_dir, tmp_path):
+    p = sarfuse.RadarParams.from_json(source_dir / "examples" / "radarsat1_scene5.json")
+    assert p.doppler_centroid_hz == -6900
+    assert p.prf_hz == pytest.approx(1256.98)
+    d = p.to_dict()
+    assert sarfuse.RadarParams.from_dict(d).to_dict() == d
+    assert sarfuse.RadarParams.from_dict({"radar": d}).to_dict() == d
+    params, sc = sarfuse.default_scene()
+    sarfuse.save_params(tmp_path / "p.json", params, sc)
+    p2, sc2 = sarfuse.load_params(tmp_path / "p.json")
+    assert p2.to_dict() == params.to_dict() and sc2 == sc
+
+
+def test_bad_parameters_raise(source_dir):
+    d = sarfuse.RadarParams.from_json(source_dir / "examples" / "radarsat1_scene5.json").to_dict()
+    with pytest.raises(ValueError, match="prf_hz"):
+        sarfuse.RadarParams.from_dict(dict(d, prf_hz=-1.0))
+    with pytest.raises(ValueError, match="carrier_frequency_hz"):
+        sarfuse.RadarParams.from_dict({k: v for k, v in d.items() if k != "carrier_frequency_hz"})
+    with pytest.raises(ValueError):
+        sarfuse.RadarParams.from_dict("not a dict")
+    with pytest.raises(OSError, match="no such file"):
+        sarfuse.RadarParams.from_json("/nonexistent/params.json")
+    params, _ = sarfuse.default_scene()
+    with pytest.raises(ValueError, match="range_window"):
+        sarfuse.Plan(params, range_window="blackman")
+    with pytest.raises(ValueError, match="unknown option"):
+        sarfuse.Plan(params, colour="red")
+    with pytest.raises(ValueError, match="--backend"):
+        sarfuse.Plan(params, backend="tpu")
+    with pytest.raises(ValueError, match="params"):
+        sarfuse.Plan({"prf_hz": 1})
+
+
+def test_five_target_quality_through_analyze(scene):
+    params, sc, raw = scene
+    plan = sarfuse.Plan(params, backend="cpu")
+    slc = plan.focus(raw)
+    assert slc.dtype == np.complex64 and slc.shape == raw.shape
+    assert plan.backend == "cpu" and plan.last_times["total"] > 0
+    q = sarfuse.analyze(slc, params, targets=sc)
+    assert len(q) == len(sc["targets"]) == 5
+    for t in q:
+        assert abs(t["row_error_px"]) < 0.05 and abs(t["col_error_px"]) < 0.05, t
+        assert t["range"]["pslr_db"] == pytest.approx(-13.26, abs=0.3)
+        assert t["azimuth"]["pslr_db"] == pytest.approx(-13.26, abs=0.3)
+        assert t["snr_db"] > 30
+    # The same targets given as a list, and the brightest peaks without targets.
+    assert len(sarfuse.analyze(slc, params, targets=sc["targets"])) == 5
+    assert len(sarfuse.analyze(slc, params, peaks=3)) == 3
+
+
+def test_python_equals_cli_bit_for_bit(scene, cli, tmp_path):
+    params, sc, raw = scene
+    sarfuse.save_params(tmp_path / "p.json", params, sc)
+    iq = np.clip(np.round(np.stack([raw.real, raw.imag], axis=-1) * 20), -127, 127).astype(np.int8)
+    for name, data in (("c64", raw), ("int8", iq)):
+        np.save(tmp_path / f"{name}.npy", data)
+        out = tmp_path / f"{name}_slc.npy"
+        r = subprocess.run([cli, "focus", str(tmp_path / f"{name}.npy"), "--params", str(tmp_path / "p.json"),
+                            "-o", str(out), "--backend", "cpu"], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        ours = sarfuse.Plan(params, backend="cpu").focus(data)
+        assert np.array_equal(np.load(out), ours), name
+
+
+def test_python_m_sarfuse_runs_the_cli(scene, cli, tmp_path):
+    params, sc, raw = scene
+    sarfuse.save_params(tmp_path / "p.json", params, sc)
+    np.save(tmp_path / "raw.npy", raw)
+    env = dict(os.environ)
+    r = subprocess.run([sys.executable, "-m", "sarfuse", "focus", str(tmp_path / "raw.npy"), "--params",
+                        str(tmp_path / "p.json"), "-o", str(tmp_path / "py.npy"), "--backend", "cpu"],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    r2 = subprocess.run([cli, "focus", str(tmp_path / "raw.npy"), "--params", str(tmp_path / "p.json"), "-o",
+                         str(tmp_path / "cli.npy"), "--backend", "cpu"], capture_output=True, text=True)
+    assert r2.returncode == 0, r2.stderr
+    assert np.array_equal(np.load(tmp_path / "py.npy"), np.load(tmp_path / "cli.npy"))
+    bad = subprocess.run([sys.executable, "-m", "sarfuse", "focus", str(tmp_path / "missing.npy"), "--params",
+                          str(tmp_path / "p.json"), "-o", str(tmp_path / "x.npy")], capture_output=True, text=True)
+    assert bad.returncode == 2 and "missing.npy" in bad.stderr
+    assert not (tmp_path / "x.npy").exists()
+
+
+def test_bad_arrays_raise_and_odd_layouts_work(scene):
+    params, sc, raw = scene
+    plan = sarfuse.Plan(params, backend="cpu")
+    with pytest.raises(TypeError, match="dtype"):
+        plan.focus(raw.real.astype(np.float32))
+    with pytest.raises(TypeError, match="numpy array"):
+        plan.focus(raw.tolist())
+    with pytest.raises(ValueError, match="2-D"):
+        plan.focus(raw.ravel())
+    with pytest.raises(ValueError, match="I/Q"):
+        plan.focus(np.zeros((4, 8, 3), np.int8))
+    with pytest.raises(ValueError, match="empty"):
+        plan.focus(np.zeros((0, 8), np.complex64))
+    nan = raw.copy()
+    nan[3, 7] = np.nan
+    with pytest.raises(ValueError, match="line 3, column 7"):
+        plan.focus(nan)
+    with pytest.raises(ValueError, match="too|lines|samples|shorter|replica"):
+        plan.focus(raw[:, :100])  # shorter than the replica: the library's shape check
+    ref = plan.focus(raw)
+    ro = raw.copy()
+    ro.flags.writeable = False
+    assert np.array_equal(plan.focus(ro), ref)
+    fortran = np.asfortranarray(raw)
+    assert np.array_equal(plan.focus(fortran), ref)
+    wide = np.zeros((raw.shape[0], 2 * raw.shape[1]), np.complex64)
+    wide[:, ::2] = raw
+    assert np.array_equal(plan.focus(wide[:, ::2]), ref)
+    assert np.array_equal(plan.focus(raw.astype(">c8")), ref)  # big-endian: converted
+    half = plan.focus(raw[:512])  # another shape: the plan is remade
+    assert half.shape == (512, raw.shape[1])
+
+
+def test_focus_releases_the_gil(scene):
+    params, sc, raw = scene
+    big = np.tile(raw, (2, 2))
+    plan = sarfuse.Plan(params, backend="cpu", shape=big.shape)
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (plan.focus(big), done.set()))
+    counted = 0
+    start = time.perf_counter()
+    worker.start()
+    while not done.is_set():
+        counted += 1
+    worker.join()
+    elapsed = time.perf_counter() - start
+    # With the GIL held by focus() this loop would stall for the whole focus.
+    assert counted > 1000, f"main thread ran {counted} iterations in {elapsed:.3f} s"
+
+
+def test_devices_and_the_gpu_path(scene):
+    devs = sarfuse.devices()
+    assert isinstance(devs, list)
+    if not devs:
+        pytest.skip("no CUDA device: GPU path skipped")
+    assert devs[0]["memory_bytes"] > 0 and devs[0]["name"]
+    params, sc, raw = scene
+    gpu = sarfuse.Plan(params, backend="cuda")
+    slc = gpu.focus(raw)
+    assert gpu.backend == "cuda"
+    ref = sarfuse.Plan(params, backend="cpu", precision="fp64", range_fft_size=gpu.range_fft_size).focus(raw)
+    err = np.linalg.norm(slc - ref) / np.linalg.norm(ref)
+    assert err < 1e-5
+
+
+def test_docs_example_runs(source_dir, tmp_path, monkeypatch):
+    text = (source_dir / "docs" / "python.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks, "docs/python.md has no python example"
+    monkeypatch.chdir(tmp_path)
+    exec(compile(blocks[0], "docs/python.md", "exec"), {"__name__": "__docs__"})
