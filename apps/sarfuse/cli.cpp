@@ -1,12 +1,29 @@
 // The CLI as a function, so the executable and `python3 -m sarfuse` share it. Parses argv, runs the
 // sub-command, returns the exit status (errors: message on stderr, 2). Once per process: the
 // sub-commands keep their option values in statics.
+#include <csignal>
 #include <iostream>
 
 #include "commands.hpp"
 #include "sarfuse/error.hpp"
+#include "sarfuse/interrupt.hpp"
 
 namespace sarfuse::cli {
+
+namespace {
+extern "C" void on_stop_signal(int signal) { request_interrupt(signal); }
+
+// SIGINT / SIGTERM: ask the library to stop; the run unwinds (temporary outputs removed) and exits
+// 128 + signal. A second signal while stopping ends the process at once, as the default would.
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+}  // namespace
 
 int run(int argc, char** argv) {
   CLI::App app{"sarfuse: SAR raw data -> focused SLC (Range-Doppler), simulation and quality analysis"};
@@ -18,6 +35,7 @@ int run(int argc, char** argv) {
   add_info(app);
   add_demo(app);
   add_bench(app);
+  install_stop_handlers();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -27,6 +45,9 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;
+  } catch (const Interrupted& e) {
+    std::cerr << "sarfuse: " << e.what() << ": stopped (unfinished outputs removed)\n";
+    return 128 + e.signal();
   } catch (const Error& e) {
     std::cerr << "sarfuse: error: " << e.what() << "\n";
     return 2;

@@ -5,6 +5,7 @@
 //   4. azimuth_ifft:    per column block of the Nr kept columns: gather, IFFT, scatter to the SLC
 // All filter constants come from core/filters (float64); only the data is in T.
 #include "cpu/rda_cpu.hpp"
+#include "sarfuse/interrupt.hpp"
 
 #include <omp.h>
 
@@ -107,16 +108,22 @@ class CpuRda final : public PlanImpl {
     if (slc.lines() != lines || slc.samples() != samples) slc = ComplexImage(lines, samples);
     const auto t0 = Clock::now();
     auto t = t0;
+    // Each pass skips its remaining rows once a stop is requested (an exception must not leave an
+    // OpenMP region) and the check after it throws: a stop takes effect within a row or a block.
     range_compress(raw);
+    throw_if_interrupted();
     times.range_compress = seconds_since(t);
     t = Clock::now();
     azimuth_transform(az_fwd_, nfft, nullptr);
+    throw_if_interrupted();
     times.azimuth_fft = seconds_since(t);
     t = Clock::now();
     range_doppler();
+    throw_if_interrupted();
     times.range_doppler = seconds_since(t);
     t = Clock::now();
     azimuth_transform(az_inv_, samples, &slc);
+    throw_if_interrupted();
     times.azimuth_ifft = seconds_since(t);
     times.total = seconds_since(t0);
   }
@@ -132,6 +139,7 @@ class CpuRda final : public PlanImpl {
   void range_compress(const RawView& raw) {
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (std::size_t i = 0; i < lines; ++i) {
+      if (interrupted()) continue;
       cplx* r = row(i);
       convert_row<T>(raw, i, r);
       std::fill(r + samples, r + nfft, cplx(0));
@@ -147,6 +155,7 @@ class CpuRda final : public PlanImpl {
     const std::size_t nblocks = (ncols + kBlock - 1) / kBlock;
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (std::size_t b = 0; b < nblocks; ++b) {
+      if (interrupted()) continue;
       cplx* blk = thread_scratch();
       const std::size_t c0 = b * kBlock;
       const std::size_t nb = std::min(kBlock, ncols - c0);
@@ -186,6 +195,7 @@ class CpuRda final : public PlanImpl {
     const long n = static_cast<long>(nfft);
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (std::size_t k = 0; k < lines; ++k) {
+      if (interrupted()) continue;
       const core::DopplerRow& dr = rows_[k];
       cplx* r = row(k);
       if (dr.weight == 0.0) {

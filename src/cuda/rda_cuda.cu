@@ -9,6 +9,7 @@
 // two-dimensional frequency domain). A range FFT longer than the row kernel holds (16384) runs the
 // fused pipeline's range steps through cuFFT, and the plan says so.
 #include "cuda/rda_cuda.hpp"
+#include "sarfuse/interrupt.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -302,11 +303,13 @@ void CudaRda::focus(const RawView& raw, ComplexImage& slc) {
     throw Error("focus: raw data is " + std::to_string(raw.lines) + " x " + std::to_string(raw.samples) +
                 " but the plan was made for " + std::to_string(lines) + " x " + std::to_string(samples));
   if (slc.lines() != lines || slc.samples() != samples) slc = ComplexImage(lines, samples);
+  throw_if_interrupted();
   const std::size_t bytes = lines * samples * bytes_per_sample(raw.type);
   SARFUSE_CUDA(cudaMemcpyAsync(raw_.get(), raw.data, bytes, cudaMemcpyHostToDevice, stream_));
   run(raw.type, raw_.get(), out_.get());
   SARFUSE_CUDA(cudaMemcpyAsync(slc.data(), out_.get(), out_.bytes(), cudaMemcpyDeviceToHost, stream_));
   SARFUSE_CUDA(cudaStreamSynchronize(stream_));
+  throw_if_interrupted();
   times = elapsed();
 }
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "sarfuse/error.hpp"
+#include "sarfuse/interrupt.hpp"
 #include "sarfuse/io.hpp"
 
 namespace fs = std::filesystem;
@@ -49,11 +51,19 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::write(const void* data, std::size_t bytes) {
-  if (bytes && std::fwrite(data, 1, bytes, file_) != bytes)
-    throw FileError("writing '" + path_ + "' failed: " + std::strerror(errno));
+  // In 64 MiB pieces, so a stop request during a long write takes effect (the temporary goes away).
+  const char* p = static_cast<const char*>(data);
+  for (std::size_t done = 0; done < bytes;) {
+    throw_if_interrupted();
+    const std::size_t n = std::min<std::size_t>(bytes - done, std::size_t{64} << 20);
+    if (std::fwrite(p + done, 1, n, file_) != n)
+      throw FileError("writing '" + path_ + "' failed: " + std::strerror(errno));
+    done += n;
+  }
 }
 
 void AtomicFile::commit() {
+  throw_if_interrupted();
   const bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
   const int err = errno;
   std::fclose(file_);

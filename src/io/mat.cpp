@@ -93,6 +93,17 @@ RawData read_mat_raw(const std::string& path, const std::string& var) {
     throw Error(path + ": variable '" + name + "' is " + std::to_string(na) + " x " + std::to_string(nr) +
                 "; expected at least 2 x 2");
   if (na > (1ull << 36) / nr) throw Error(path + ": variable '" + name + "' is implausibly large");
+  // Before matio allocates: the data must fit in the file, or (zlib-compressed variables) in what
+  // deflate can expand it to (at most ~1032:1).
+  const std::size_t elem = info->class_type == MAT_C_INT8 ? 1 : info->class_type == MAT_C_INT16 ? 2
+                           : info->class_type == MAT_C_SINGLE ? 4 : 8;
+  std::error_code ec;
+  const std::uintmax_t file_bytes = std::filesystem::file_size(path, ec);
+  const std::uintmax_t claimed = static_cast<std::uintmax_t>(na) * nr * 2 * elem;
+  if (ec || claimed > 1100 * file_bytes + 4096)
+    throw Error(path + ": variable '" + name + "' claims " + std::to_string(na) + " x " + std::to_string(nr) +
+                " complex samples (" + std::to_string(claimed) + " bytes) in a " + std::to_string(file_bytes) +
+                "-byte file");
   VarPtr v(Mat_VarRead(mat.get(), name.c_str()));
   if (!v || !v->data) throw Error(path + ": could not read variable '" + name + "'");
   RawData raw;

@@ -7,6 +7,7 @@
 #include "io/mat.hpp"
 #include "io/npy.hpp"
 #include "sarfuse/error.hpp"
+#include "sarfuse/interrupt.hpp"
 #include "sarfuse/io.hpp"
 
 namespace sarfuse {
@@ -64,6 +65,7 @@ RawData read_raw(const std::string& path, const std::string& var) {
   } else {
     throw Error(path + ": unknown raw format '" + ext + "'; expected .npy or .mat");
   }
+  throw_if_interrupted();
   if (raw.type == SampleType::complex64) check_finite<float>(raw, path);
   if (raw.type == SampleType::complex128) check_finite<double>(raw, path);
   return raw;

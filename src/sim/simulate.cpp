@@ -1,4 +1,5 @@
 #include "sarfuse/simulate.hpp"
+#include "sarfuse/interrupt.hpp"
 
 #include <omp.h>
 
@@ -71,6 +72,7 @@ ComplexImage simulate(const RadarParams& radar, const SceneParams& scene, int th
 
 #pragma omp parallel for num_threads(nthreads) schedule(static)
   for (std::size_t i = 0; i < na; ++i) {
+    if (interrupted()) continue;
     const int tid = omp_get_thread_num();
     std::complex<double>* acc = acc_all.data() + static_cast<std::size_t>(tid) * nr;
     std::uint8_t* mask = mask_all.data() + static_cast<std::size_t>(tid) * nr;
@@ -128,12 +130,14 @@ ComplexImage simulate(const RadarParams& radar, const SceneParams& scene, int th
     const double sigma = std::sqrt(signal / std::pow(10.0, *scene.snr_db / 10.0));
 #pragma omp parallel for num_threads(nthreads) schedule(static)
     for (std::size_t i = 0; i < na; ++i) {
+      if (interrupted()) continue;
       for (std::size_t j = 0; j < nr; ++j) {
         const std::complex<double> n = gaussian(scene.seed, i * nr + j) * sigma;
         raw(i, j) = std::complex<float>(std::complex<double>(raw(i, j)) + n);
       }
     }
   }
+  throw_if_interrupted();
   return raw;
 }
 
