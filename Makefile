@@ -9,7 +9,13 @@ DEBIAN_PACKAGES := cmake ninja-build g++ pkg-config libfftw3-dev libcli11-dev nl
                    libpng-dev libmatio-dev libgtest-dev libvkfft-dev \
                    python3-dev pybind11-dev python3-numpy python3-pytest python3-venv python3-pip
 
-.PHONY: all deps configure build demo test bench clean
+# Hardening (docs/reliability.md): the CPU suite under ASan + UBSan, and the reader fuzzers.
+FUZZ_RUNS ?= 6000
+FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-14-dev
+SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: all deps fuzz-deps configure build demo test test-asan fuzz bench clean
 
 all: build
 
@@ -39,8 +45,34 @@ demo: build
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
+test-asan: deps
+	@[ -f build-asan/build.ninja ] || cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSARFUSE_SANITIZE=ON -DSARFUSE_ENABLE_CUDA=OFF -DSARFUSE_BUILD_PYTHON=OFF
+	cmake --build build-asan -j $(JOBS)
+	$(SANITIZER_ENV) ctest --test-dir build-asan --output-on-failure -j $(JOBS)
+
+fuzz-deps:
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(FUZZ_PACKAGES)"
+
+# Each harness from the seed corpus and past findings, fixed seed and run count (deterministic); longer
+# by hand: make fuzz FUZZ_RUNS=10000000. Findings land in build-fuzz/findings/ (copy them to
+# tests/fuzz/regressions/<harness>/ once fixed).
+fuzz: deps fuzz-deps
+	@[ -f build-fuzz/build.ninja ] || CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSARFUSE_FUZZ=ON -DSARFUSE_ENABLE_CUDA=OFF -DSARFUSE_BUILD_PYTHON=OFF \
+	  -DSARFUSE_BUILD_TESTS=OFF
+	cmake --build build-fuzz -j $(JOBS)
+	@mkdir -p build-fuzz/findings; for h in npy params mat; do \
+	  rm -rf build-fuzz/corpus-$$h && mkdir -p build-fuzz/corpus-$$h; \
+	  echo "== fuzz_$$h: $(FUZZ_RUNS) runs, seed 1"; \
+	  ./build-fuzz/fuzz_$$h -seed=1 -runs=$(FUZZ_RUNS) -rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 \
+	    -print_final_stats=1 -artifact_prefix=build-fuzz/findings/$$h- build-fuzz/corpus-$$h \
+	    tests/fuzz/corpus/$$h tests/fuzz/regressions/$$h > build-fuzz/fuzz_$$h.log 2>&1; rc=$$?; \
+	  grep -E "^(#[0-9]+ *DONE|Done|stat::number_of_executed_units|==[0-9]+==ERROR)" build-fuzz/fuzz_$$h.log; \
+	  if [ $$rc -ne 0 ]; then tail -n 40 build-fuzz/fuzz_$$h.log; exit 1; fi; done
+
 bench: build
 	./$(BUILD_DIR)/sarfuse bench --backend cpu --size 4096x4096
 
 clean:
-	rm -rf $(BUILD_DIR) out
+	rm -rf $(BUILD_DIR) build-asan build-fuzz out

@@ -10,7 +10,7 @@ namespace sarfuse::cli {
 
 struct FocusArgs {
   std::string backend = "auto", precision = "fp32", range_window = "none", azimuth_window = "none", src = "auto";
-  std::string fft_planning = "estimate", pipeline = "fused";
+  std::string fft_planning = "estimate", pipeline = "fused", max_gpu_memory;
   std::size_t range_fft_size = 0;
   double azimuth_bandwidth = 0;
   int rcmc_taps = 8;
@@ -27,6 +27,8 @@ struct FocusArgs {
     cmd->add_option("--threads", threads, "CPU threads (0: all cores)")->capture_default_str();
     cmd->add_option("--pipeline", pipeline, "cuda: fused, or the baselines cufft-unfused / cufft-callback / vkfft-conv")->capture_default_str();
     cmd->add_option("--range-fft-size", range_fft_size, "range FFT length (0: automatic)");
+    cmd->add_option("--max-gpu-memory", max_gpu_memory,
+                    "cuda: device memory the plan may use, e.g. 8GiB (default: what is free)");
     cmd->add_option("--fft-planning", fft_planning, "FFTW planning: estimate (deterministic) or measure")
         ->capture_default_str();
   }
@@ -43,6 +45,7 @@ struct FocusArgs {
     o.threads = threads;
     o.pipeline = parse_pipeline(pipeline);
     o.range_fft_size = range_fft_size;
+    if (!max_gpu_memory.empty()) o.max_gpu_memory_bytes = parse_byte_size(max_gpu_memory, "--max-gpu-memory");
     if (fft_planning == "estimate") o.fft_planning = FftPlanning::estimate;
     else if (fft_planning == "measure") o.fft_planning = FftPlanning::measure;
     else throw Error("--fft-planning: expected estimate or measure (got '" + fft_planning + "')");

@@ -44,7 +44,14 @@ struct FocusOptions {
   // Range FFT length; 0 = automatic (CPU: smallest 2^a 3^b 5^c 7^d >= Nr + replica - 1; CUDA: the
   // smallest power of two). Give the same value to compare backends bit-for-bit-in-spirit.
   std::size_t range_fft_size = 0;
+  // CUDA: device memory the plan may use, bytes; 0 = what the device has free. The plan computes what
+  // it needs before allocating and refuses, saying both figures, when it does not fit.
+  std::size_t max_gpu_memory_bytes = 0;
 };
+
+// "8GiB", "512MiB", "2GB", "1.5e9", "4096": bytes. Throws Error naming `what` on anything else.
+std::size_t parse_byte_size(const std::string& text, const std::string& what);
+std::string format_bytes(double bytes);  // "1.25 GiB"
 
 // Where the focused product sits (zero-Doppler geometry).
 struct ProductGeometry {

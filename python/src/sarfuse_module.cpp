@@ -187,7 +187,8 @@ PYBIND11_MODULE(_sarfuse, m) {
       .def_readwrite("azimuth_bandwidth_hz", &FocusOptions::azimuth_bandwidth_hz)
       .def_readwrite("rcmc_taps", &FocusOptions::rcmc_taps)
       .def_readwrite("threads", &FocusOptions::threads)
-      .def_readwrite("range_fft_size", &FocusOptions::range_fft_size);
+      .def_readwrite("range_fft_size", &FocusOptions::range_fft_size)
+      .def_readwrite("max_gpu_memory_bytes", &FocusOptions::max_gpu_memory_bytes);
 
   py::class_<PyPlan>(m, "_Plan")
       .def(py::init<const RadarParams&, const FocusOptions&>())

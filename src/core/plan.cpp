@@ -1,5 +1,7 @@
 // make_plan(): resolves options, validates, and hands the work to a backend.
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 
 #include "core/plan_impl.hpp"
 #include "core/threads.hpp"
@@ -28,6 +30,38 @@ const StageTimes& Plan::last_times() const { return impl_->times; }
 const RadarParams& Plan::radar() const { return impl_->radar; }
 const FocusOptions& Plan::options() const { return impl_->options; }
 const std::string& Plan::notes() const { return impl_->notes; }
+
+std::size_t parse_byte_size(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string unit = text.substr(used);
+  for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  double scale = 0;
+  if (unit.empty() || unit == "b") scale = 1;
+  else if (unit == "kib") scale = 1024.0;
+  else if (unit == "mib") scale = 1024.0 * 1024;
+  else if (unit == "gib") scale = 1024.0 * 1024 * 1024;
+  else if (unit == "tib") scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (unit == "kb") scale = 1e3;
+  else if (unit == "mb") scale = 1e6;
+  else if (unit == "gb") scale = 1e9;
+  else if (unit == "tb") scale = 1e12;
+  if (used == 0 || scale == 0 || !(value > 0) || value * scale > 1e18)
+    throw Error(what + ": expected a positive size such as 8GiB, 512MiB, 2GB or 4096 (got '" + text + "')");
+  return static_cast<std::size_t>(value * scale);
+}
+
+std::string format_bytes(double bytes) {
+  char buf[64];
+  if (bytes >= 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
+  else std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024));
+  return buf;
+}
 
 std::size_t fft_friendly_size(std::size_t n) {
   for (std::size_t m = std::max<std::size_t>(n, 1);; ++m) {

@@ -142,9 +142,47 @@ cufftHandle row_plan(int n, int batch, cudaStream_t stream) {
 
 }  // namespace
 
+std::size_t CudaRda::required_device_bytes(std::size_t lines, std::size_t samples, std::size_t nfft,
+                                           const FocusOptions& o) {
+  const std::size_t c8 = sizeof(float2), scene = lines * samples, work = lines * nfft;
+  const bool own_rows = o.pipeline == Pipeline::fused && own_fft_supports(static_cast<int>(nfft));
+  std::size_t bytes = scene * 16 + work * c8 + scene * c8;  // raw (widest type), work, output
+  if (!own_rows) bytes += scene * c8;                          // the baselines' RCMC output
+  if (!is_power_of_two(static_cast<int>(lines))) bytes += work * c8;  // transposing azimuth FFT scratch
+  if (o.pipeline == Pipeline::vkfft_conv) bytes += work * c8;         // VkFFT's kernel, one per line
+  bytes += nfft * c8 * 2 + lines * sizeof(core::DopplerRow) + (1 << 20);  // filter, twiddles, rows, sinc
+  auto estimate = [](int n, int batch, int stride, int dist) {
+    std::size_t ws = 0;
+    int dims[1] = {n};
+    if (cufftEstimateMany(1, dims, dims, stride, dist, dims, stride, dist, CUFFT_C2C, batch, &ws) != CUFFT_SUCCESS)
+      ws = static_cast<std::size_t>(n) * batch * sizeof(float2);  // no estimate: assume a full copy
+    return ws;
+  };
+  const int a = static_cast<int>(lines), n = static_cast<int>(nfft), c = static_cast<int>(samples);
+  bytes += estimate(a, n, n, 1) + estimate(a, c, c, 1);  // azimuth FFT and IFFT
+  if (!own_rows) bytes += 2 * estimate(n, a, 1, n);     // range FFT pair
+  return bytes;
+}
+
 CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft)
     : PlanImpl(r, na, nr, opt, n_fft, Backend::cuda) {
   if (device_count() == 0) throw Error("--backend cuda: no CUDA device found");
+  {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    SARFUSE_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::size_t need = required_device_bytes(na, nr, n_fft, opt);
+    const bool capped = opt.max_gpu_memory_bytes != 0 && opt.max_gpu_memory_bytes < free_bytes;
+    const std::size_t have = capped ? opt.max_gpu_memory_bytes : free_bytes;
+    if (need > have)
+      throw Error("--backend cuda: focusing " + std::to_string(na) + " x " + std::to_string(nr) + " (range FFT " +
+                  std::to_string(n_fft) + ", " + to_string(opt.pipeline) + ") needs " + format_bytes(double(need)) +
+                  " of device memory; " +
+                  (capped ? "--max-gpu-memory allows " + format_bytes(double(have)) + " (" +
+                                format_bytes(double(free_bytes)) + " free)"
+                          : "the device has " + format_bytes(double(free_bytes)) + " free of " +
+                                format_bytes(double(total_bytes))) +
+                  ". Use a smaller scene, a larger budget or --backend cpu");
+  }
   if (nfft < 256 || (nfft & (nfft - 1)) != 0)
     throw Error("--backend cuda: range FFT length " + std::to_string(nfft) + " must be a power of two >= 256");
   range_by_cufft_ = options.pipeline == Pipeline::fused && !own_fft_supports(static_cast<int>(nfft));

@@ -61,6 +61,10 @@ class CudaRda final : public PlanImpl {
   const float2* range_filter() const { return filter_.get(); }
   const float2* twiddles() const { return twiddles_.get(); }
   std::size_t device_bytes() const;
+  // Device memory a plan of this shape and pipeline will allocate (buffers, tables, cuFFT work areas,
+  // VkFFT's per-line kernel), computed before allocating anything.
+  static std::size_t required_device_bytes(std::size_t lines, std::size_t samples, std::size_t nfft,
+                                           const FocusOptions& options);
   bool azimuth_transposed() const { return az_fwd_.transposed(); }
   // True when the range steps run through cuFFT although the fused pipeline was asked for (a range
   // FFT longer than one block of the row kernel holds).

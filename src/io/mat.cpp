@@ -1,6 +1,12 @@
 #include "io/mat.hpp"
 
 #include <matio.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
 
 #include <cstring>
 #include <filesystem>
@@ -22,15 +28,113 @@ struct VarFreer {
 using MatPtr = std::unique_ptr<mat_t, MatCloser>;
 using VarPtr = std::unique_ptr<matvar_t, VarFreer>;
 
-MatPtr open_mat(const std::string& path) {
+// The first bytes of a variable's miMATRIX element (inflated when the variable is compressed): the
+// tags matio trusts when it allocates for the name and dimensions.
+void check_matrix_header(const unsigned char* p, std::size_t n, bool swap, std::uint64_t element_bytes,
+                         const std::string& where) {
+  auto u32 = [&](std::size_t at) {
+    std::uint32_t v;
+    std::memcpy(&v, p + at, 4);
+    return swap ? __builtin_bswap32(v) : v;
+  };
+  auto bad = [&](const std::string& what) { throw Error(where + ": malformed variable header (" + what + ")"); };
+  if (n < 16) bad("shorter than its tags");
+  if (u32(0) != 14) return;  // not a matrix: matio skips it
+  const std::uint64_t body = u32(4);
+  if (body + 8 > element_bytes) bad("matrix of " + std::to_string(body) + " bytes in a " + std::to_string(element_bytes) + "-byte element");
+  std::size_t at = 8;
+  // Array flags, then dimensions, then the name; each tag short or long form.
+  for (int sub = 0; sub < 3; ++sub) {
+    if (at + 8 > n) return;  // beyond what we looked at: matio reads it within `body`
+    const std::uint32_t word = u32(at);
+    std::uint64_t size = 0;
+    if (word >> 16) {  // small data element: bytes in the high half, data in the next 4 bytes
+      size = word >> 16;
+      if (size > 4) bad("small element of " + std::to_string(size) + " bytes");
+      if (sub < 2) bad(sub == 0 ? "array flags in short form" : "dimensions in short form");
+      at += 8;
+    } else {
+      size = u32(at + 4);
+      if (sub == 0 && (word != 6 || size != 8)) bad("array flags are not 8 bytes of miUINT32");
+      if (sub == 1 && word != 5) bad("dimensions are not miINT32");
+      if (size > body) bad("sub-element of " + std::to_string(size) + " bytes in a " + std::to_string(body) + "-byte matrix");
+      if (sub == 1 && (size % 4 != 0 || size > 32 * 4)) bad("dimensions field of " + std::to_string(size) + " bytes");
+      if (sub == 1 && at + 8 + size <= n) {
+        // Every element takes at least a byte of the variable (a cell at least a tag): more elements
+        // than bytes is a lie that matio would allocate for.
+        std::uint64_t count = 1;
+        for (std::uint64_t d = 0; d < size / 4; ++d) {
+          count *= u32(at + 8 + 4 * d);
+          if (count > element_bytes) bad("dimensions claim more elements than the variable has bytes");
+        }
+      }
+      if (sub == 2 && size > 4096) bad("name of " + std::to_string(size) + " bytes");
+      at += 8 + ((size + 7) / 8) * 8;
+    }
+  }
+}
+
+// Walks the top-level data elements of a v5 file before matio sees it: every element must fit in the
+// file, and each variable's header must be sane (matio allocates what those fields claim).
+void check_mat_structure(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw FileError(path + ": no such file");
-  // Check the v5 header ourselves before handing bytes to matio.
+  const std::uint64_t file_bytes = std::filesystem::file_size(path, ec);
   std::ifstream in(path, std::ios::binary);
   char head[128] = {};
   in.read(head, 128);
-  if (in.gcount() < 128 || std::strncmp(head, "MATLAB", 6) != 0)
+  if (ec || in.gcount() < 128 || std::strncmp(head, "MATLAB", 6) != 0)
     throw Error(path + ": not a MATLAB v5 .mat file (expected a 128-byte header starting 'MATLAB')");
+  const bool swap = head[126] == 'M' && head[127] == 'I';
+  if (!swap && !(head[126] == 'I' && head[127] == 'M'))
+    throw Error(path + ": not a MATLAB v5 .mat file (endian indicator is neither 'IM' nor 'MI')");
+  std::uint64_t offset = 128;
+  for (int element = 0; offset + 8 <= file_bytes; ++element) {
+    unsigned char tag[8];
+    in.seekg(static_cast<std::streamoff>(offset));
+    in.read(reinterpret_cast<char*>(tag), 8);
+    if (!in) break;
+    std::uint32_t type, bytes;
+    std::memcpy(&type, tag, 4);
+    std::memcpy(&bytes, tag + 4, 4);
+    if (swap) {
+      type = __builtin_bswap32(type);
+      bytes = __builtin_bswap32(bytes);
+    }
+    const std::string where = path + ": element " + std::to_string(element) + " at byte " + std::to_string(offset);
+    if (type >> 16) throw Error(where + ": malformed (a small element at the top level)");
+    if (offset + 8 + bytes > file_bytes)
+      throw Error(where + ": claims " + std::to_string(bytes) + " bytes, the file has " +
+                  std::to_string(file_bytes - offset - 8) + " left (truncated or corrupt)");
+    std::vector<unsigned char> first(std::min<std::uint64_t>(bytes, 4096));
+    in.read(reinterpret_cast<char*>(first.data()), static_cast<std::streamsize>(first.size()));
+    std::vector<unsigned char> view(8 + first.size());
+    std::memcpy(view.data(), tag, 8);
+    if (!first.empty()) std::memcpy(view.data() + 8, first.data(), first.size());
+    if (type == 15) {  // miCOMPRESSED: inflate the start of it to see the matrix tags
+      std::vector<unsigned char> out(512);
+      z_stream z{};
+      if (inflateInit(&z) != Z_OK) throw Error(path + ": zlib initialisation failed");
+      z.next_in = first.data();
+      z.avail_in = static_cast<uInt>(first.size());
+      z.next_out = out.data();
+      z.avail_out = static_cast<uInt>(out.size());
+      const int r = inflate(&z, Z_SYNC_FLUSH);
+      const std::size_t got = out.size() - z.avail_out;
+      inflateEnd(&z);
+      if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR) throw Error(where + ": compressed variable does not inflate");
+      // What deflate can expand `bytes` to (at most ~1032:1) bounds the variable's size.
+      check_matrix_header(out.data(), got, swap, 1100ull * bytes + 4096, where);
+    } else {
+      check_matrix_header(view.data(), view.size(), swap, 8ull + bytes, where);
+    }
+    offset += 8 + ((static_cast<std::uint64_t>(bytes) + 7) / 8) * 8;
+  }
+}
+
+MatPtr open_mat(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw FileError(path + ": no such file");
+  check_mat_structure(path);
   MatPtr m(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
   if (!m) throw Error(path + ": matio could not open this .mat file");
   return m;
@@ -72,7 +176,7 @@ RawData read_mat_raw(const std::string& path, const std::string& var) {
   if (name.empty()) {
     while (matvar_t* info = Mat_VarReadNextInfo(mat.get())) {
       VarPtr v(info);
-      if (v->rank == 2 && is_supported_class(v->class_type) && v->isComplex) {
+      if (v->name && v->name[0] && v->rank == 2 && is_supported_class(v->class_type) && v->isComplex) {
         name = v->name;
         break;
       }

@@ -2,8 +2,16 @@
 // and no output file left behind (a previous file at the path untouched).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <csignal>
+#include <thread>
+
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <set>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -104,6 +112,62 @@ TEST_F(Cli, SimulateFocusAnalyzeCompareInfo) {
   EXPECT_NE(r.out.find("replica 49 samples"), std::string::npos) << r.out;
 }
 
+// SIGINT / SIGTERM during a long run: stops within a second, exit 128 + signal, no output and no
+// temporary left, and a previous product at the output path untouched.
+TEST_F(Cli, SignalsStopCleanly) {
+  small_scene();
+  const std::string cli = test::env_or("SARFUSE_TEST_CLI", SARFUSE_CLI);
+  {  // A large raw file (zeros are valid samples): 4096 x 8192 complex64.
+    const std::size_t na = 4096, nr = 8192;
+    write_npy("big.npy", "<c8", "(" + std::to_string(na) + ", " + std::to_string(nr) + ")", std::string(na * nr * 8, '\0'));
+  }
+  struct Run {
+    std::vector<std::string> args;
+    int signal;
+    std::string output;
+  };
+  write_text_file(path("previous.npy"), "previous product");
+  ParamsFile big = load_params(path("scene.json"));
+  big.scene->azimuth_lines = 8192;
+  big.scene->range_samples = 8192;
+  write_text_file(path("big_scene.json"), to_json_text(big));
+  const Run runs[] = {
+      {{"focus", path("big.npy"), "--params", path("scene.json"), "-o", path("previous.npy"), "--backend", "cpu"},
+       SIGINT, path("previous.npy")},
+      {{"simulate", path("big_scene.json"), "-o", path("sim.npy")}, SIGTERM, path("sim.npy")},
+  };
+  for (const Run& r : runs) {
+    SCOPED_TRACE(r.args[0]);
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      std::vector<char*> argv{const_cast<char*>(cli.c_str())};
+      for (const auto& a : r.args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      freopen("/dev/null", "w", stdout);
+      freopen((dir + "/signal_stderr").c_str(), "w", stderr);
+      execv(cli.c_str(), argv.data());
+      _exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, WNOHANG), 0) << "finished before the signal: make the run longer";
+    const auto t0 = std::chrono::steady_clock::now();
+    kill(pid, r.signal);
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    const double stop_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    EXPECT_EQ(WEXITSTATUS(status), 128 + r.signal) << slurp(dir + "/signal_stderr");
+    EXPECT_LT(stop_s, 1.0);
+    EXPECT_NE(slurp(dir + "/signal_stderr").find("stopped"), std::string::npos) << slurp(dir + "/signal_stderr");
+    for (const auto& e : fs::directory_iterator(dir))
+      EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << "temporary file left: " << e.path();
+    std::printf("%s stopped %.3f s after %s\n", r.args[0].c_str(), stop_s, r.signal == SIGINT ? "SIGINT" : "SIGTERM");
+  }
+  EXPECT_EQ(slurp(path("previous.npy")), "previous product");
+  EXPECT_FALSE(fs::exists(path("sim.npy")));
+}
+
 TEST_F(Cli, Demo) {
   const Result r = run("demo --out " + path("demo"));
   ASSERT_EQ(r.code, 0) << r.err;
@@ -112,51 +176,162 @@ TEST_F(Cli, Demo) {
   EXPECT_NE(r.out.find("az_PSLR"), std::string::npos);
 }
 
+// Every bad input the CLI is known to meet: one clear message (naming the file/field and what was
+// expected), exit code 2, no output file and no temporary left. docs/reliability.md lists each case by
+// its id; the test checks that too.
 TEST_F(Cli, BadInputsFailCleanly) {
   small_scene();
   const std::string scene = path("scene.json"), raw = path("raw.npy"), out = path("out.npy");
   const std::string focus_to_out = " --params " + scene + " -o " + out;
-  expect_failure("focus " + path("nope.npy") + focus_to_out, "nope.npy: no such file", out);
-  write_npy("f4.npy", "<f4", "(4, 4)", std::string(64, '\0'));
-  expect_failure("focus " + path("f4.npy") + focus_to_out, "dtype '<f4' not supported", out);
-  write_npy("short.npy", "<c8", "(64, 128)", std::string(100, '\0'));
-  expect_failure("focus " + path("short.npy") + focus_to_out, "truncated", out);
-  std::string nan_data(64 * 128 * 8, '\0');
-  const float nan = std::nanf("");
-  std::memcpy(&nan_data[8 * 130], &nan, 4);
-  write_npy("nan.npy", "<c8", "(64, 128)", nan_data);
-  expect_failure("focus " + path("nan.npy") + focus_to_out, "sample (1, 2) is NaN", out);
-  write_npy("tiny.npy", "<c8", "(64, 16)", std::string(64 * 16 * 8, '\1'));
-  expect_failure("focus " + path("tiny.npy") + focus_to_out, "longer than the record (16 range samples)", out);
-
+  const std::string corpus = test::source_dir() + "/tests/fuzz/corpus";
+  struct Case {
+    std::string id, args, message, output;
+  };
+  std::vector<Case> cases;
+  auto focus_raw = [&](const std::string& id, const std::string& file, const std::string& message) {
+    cases.push_back({id, "focus " + path(file) + focus_to_out, message, out});
+  };
   std::string text = slurp(scene);
-  auto with = [&](const std::string& a, const std::string& b) {
+  auto params_with = [&](const std::string& name, const std::string& a, const std::string& b) {
     std::string t = text;
     t.replace(t.find(a), a.size(), b);
-    return t;
+    write_text_file(path(name), t);
+    return path(name);
   };
-  write_text_file(path("noprf.json"), with("\"prf_hz\"", "\"prf_hz_typo\""));
-  expect_failure("focus " + raw + " --params " + path("noprf.json") + " -o " + out, "radar.prf_hz: missing", out);
-  write_text_file(path("negprf.json"), with("\"prf_hz\": 600", "\"prf_hz\": -600"));
-  expect_failure("focus " + raw + " --params " + path("negprf.json") + " -o " + out, "radar.prf_hz: must be > 0", out);
-  write_text_file(path("broken.json"), "{ \"radar\": ");
-  expect_failure("focus " + raw + " --params " + path("broken.json") + " -o " + out, "not valid JSON", out);
+  auto focus_params = [&](const std::string& id, const std::string& params, const std::string& message) {
+    cases.push_back({id, "focus " + raw + " --params " + params + " -o " + out, message, out});
+  };
 
-  expect_failure("focus " + raw + " --params " + scene + " -o " + path("no/such/dir/out.npy"), "does not exist",
-                 path("no/such/dir/out.npy"));
-  expect_failure("focus " + raw + " --params " + scene + " -o " + path("scene.json/out.npy"), "is not a folder",
-                 path("scene.json/out.npy"));
-  expect_failure("focus " + raw + focus_to_out + " --range-window blackman", "expected none, hamming", out);
-  expect_failure("focus " + raw + focus_to_out + " --rcmc-taps 7", "--rcmc-taps", out);
-  expect_failure("focus " + raw + focus_to_out + " --no-such-option", "no-such-option", out);
-  expect_failure("simulate " + path("negprf.json") + " -o " + out, "radar.prf_hz", out);
-  expect_failure("focus " + raw + focus_to_out + " --pipeline bogus", "--pipeline: expected fused", out);
-  expect_failure("focus " + raw + focus_to_out + " --range-fft-size 100", "--range-fft-size 100: must be at least",
-                 out);
-  expect_failure("focus " + raw + focus_to_out + " --backend cuda --range-fft-size 300",
-                 cuda_device_count() > 0 ? "range FFT length 300 must be a power of two" : "--backend cuda", out);
-  if (cuda_device_count() == 0)  // on a GPU machine this focus would rightly succeed
-    expect_failure("focus " + raw + focus_to_out + " --backend cuda", "--backend cuda", out);
+  // Raw data files.
+  focus_raw("raw-missing", "nope.npy", "nope.npy: no such file");
+  write_npy("f4.npy", "<f4", "(4, 4)", std::string(64, '\0'));
+  focus_raw("npy-dtype-float32", "f4.npy", "dtype '<f4' not supported");
+  write_npy("short.npy", "<c8", "(64, 128)", std::string(100, '\0'));
+  focus_raw("npy-truncated-data", "short.npy", "truncated: shape (64, 128) needs 65536 bytes");
+  write_text_file(path("hdr.npy"), std::string("\x93NUMPY\x01\x00\x76\x00{'descr'", 17));
+  focus_raw("npy-truncated-header", "hdr.npy", "truncated .npy header");
+  write_text_file(path("magic.npy"), "PK\x03\x04 this is a zip archive, not an array");
+  focus_raw("npy-bad-magic", "magic.npy", "not a .npy file");
+  write_text_file(path("empty.npy"), "");
+  focus_raw("npy-empty-file", "empty.npy", "not a .npy file");
+  {
+    std::string v = slurp(raw);
+    v[6] = 9;
+    write_text_file(path("v9.npy"), v);
+  }
+  focus_raw("npy-unknown-version", "v9.npy", "format version 9");
+  {
+    std::string v = slurp(raw);
+    v.replace(v.find("False"), 5, "True ");
+    write_text_file(path("fortran.npy"), v);
+  }
+  focus_raw("npy-fortran-order", "fortran.npy", "Fortran-ordered array");
+  write_npy("be.npy", ">c8", "(64, 128)", std::string(64 * 128 * 8, '\0'));
+  focus_raw("npy-big-endian", "be.npy", "big-endian");
+  write_npy("iq3.npy", "|i1", "(64, 128, 3)", std::string(64 * 128 * 3, '\1'));
+  focus_raw("npy-iq-last-dim", "iq3.npy", "expected (Na, Nr, 2)");
+  write_npy("oned.npy", "<c8", "(128,)", std::string(128 * 8, '\0'));
+  focus_raw("npy-one-dimensional", "oned.npy", "expected (Na, Nr)");
+  write_npy("huge.npy", "<c8", "(4000000000, 4000000000)", std::string(64, '\0'));
+  focus_raw("npy-huge-shape", "huge.npy", "implausibly large");
+  {
+    std::string d(64 * 128 * 8, '\0');
+    const float nan = std::nanf(""), inf = INFINITY;
+    std::memcpy(&d[8 * 130], &nan, 4);
+    write_npy("nan.npy", "<c8", "(64, 128)", d);
+    d.assign(64 * 128 * 8, '\0');
+    std::memcpy(&d[8 * 129 + 4], &inf, 4);
+    write_npy("inf.npy", "<c8", "(64, 128)", d);
+  }
+  focus_raw("sample-nan", "nan.npy", "sample (1, 2) is NaN");
+  focus_raw("sample-inf", "inf.npy", "sample (1, 1) is");
+  write_npy("tiny.npy", "<c8", "(64, 16)", std::string(64 * 16 * 8, '\1'));
+  focus_raw("pulse-longer-than-record", "tiny.npy", "longer than the record (16 range samples)");
+  write_text_file(path("raw.txt"), "1 2 3");
+  focus_raw("raw-unknown-format", "raw.txt", "unknown raw format '.txt'");
+  write_text_file(path("junk.mat"), std::string(200, 'x'));
+  focus_raw("mat-not-matlab", "junk.mat", "not a MATLAB v5 .mat file");
+  fs::copy_file(corpus + "/mat/single.mat", path("single.mat"));
+  cases.push_back({"mat-missing-variable", "focus " + path("single.mat") + " --var nope" + focus_to_out,
+                   "no variable 'nope'", out});
+  fs::copy_file(corpus + "/mat/real_only.mat", path("real.mat"));
+  focus_raw("mat-real-variable", "real.mat", "is real; expected complex samples");
+  cases.push_back({"var-on-npy", "focus " + raw + " --var data" + focus_to_out, "--var applies to .mat files only", out});
+
+  // Parameters files.
+  focus_params("params-missing", path("nope.json"), "nope.json: no such file");
+  focus_params("params-field-missing", params_with("noprf.json", "\"prf_hz\"", "\"prf_hz_typo\""),
+               "radar.prf_hz: missing");
+  focus_params("params-negative-prf", params_with("negprf.json", "\"prf_hz\": 600", "\"prf_hz\": -600"),
+               "radar.prf_hz: must be > 0");
+  focus_params("params-zero-sampling-rate",
+               params_with("zerofs.json", "\"range_sampling_rate_hz\": ", "\"range_sampling_rate_hz\": 0, \"x\": "),
+               "range_sampling_rate_hz: must be > 0");
+  focus_params("params-wrong-type", params_with("strprf.json", "\"prf_hz\": 600", "\"prf_hz\": \"fast\""),
+               "radar.prf_hz");
+  write_text_file(path("broken.json"), "{ \"radar\": ");
+  focus_params("params-not-json", path("broken.json"), "not valid JSON");
+  write_text_file(path("array.json"), "[1, 2, 3]");
+  focus_params("params-not-object", path("array.json"), "array.json");
+  focus_params("params-pulse-beyond-sampling",
+               params_with("bigk.json", "\"chirp_rate_hz_per_s\": ", "\"chirp_rate_hz_per_s\": 1e18, \"x\": "),
+               "chirp_rate_hz_per_s");
+
+  // Options.
+  cases.push_back({"option-window", "focus " + raw + focus_to_out + " --range-window blackman", "expected none, hamming", out});
+  cases.push_back({"option-rcmc-taps", "focus " + raw + focus_to_out + " --rcmc-taps 7", "--rcmc-taps", out});
+  cases.push_back({"option-unknown", "focus " + raw + focus_to_out + " --no-such-option", "no-such-option", out});
+  cases.push_back({"option-pipeline", "focus " + raw + focus_to_out + " --pipeline bogus", "--pipeline: expected fused", out});
+  cases.push_back({"option-range-fft-too-short", "focus " + raw + focus_to_out + " --range-fft-size 100",
+                   "--range-fft-size 100: must be at least", out});
+  cases.push_back({"option-doppler-bandwidth-above-prf", "focus " + raw + focus_to_out + " --azimuth-bandwidth 700",
+                   "--azimuth-bandwidth: expected a value in (0, PRF", out});
+  cases.push_back({"option-doppler-centroid-nan", "focus " + raw + focus_to_out + " --doppler-centroid nan",
+                   "doppler_centroid_hz", out});
+  cases.push_back({"option-gpu-memory-size", "focus " + raw + focus_to_out + " --max-gpu-memory lots",
+                   "--max-gpu-memory: expected a positive size", out});
+  cases.push_back({"option-cuda-range-fft", "focus " + raw + focus_to_out + " --backend cuda --range-fft-size 300",
+                   cuda_device_count() > 0 ? "range FFT length 300 must be a power of two" : "--backend cuda", out});
+
+  // Output paths (tests run as root: permission bits prove nothing, so paths that cannot exist).
+  cases.push_back({"output-folder-missing", "focus " + raw + " --params " + scene + " -o " + path("no/such/dir/out.npy"),
+                   "does not exist", path("no/such/dir/out.npy")});
+  cases.push_back({"output-parent-is-file", "focus " + raw + " --params " + scene + " -o " + path("scene.json/out.npy"),
+                   "is not a folder", path("scene.json/out.npy")});
+  fs::create_directory(path("adir"));
+  cases.push_back({"output-is-folder", "focus " + raw + " --params " + scene + " -o " + path("adir"), "it is a folder",
+                   path("adir/never")});
+  cases.push_back({"output-equals-input", "focus " + raw + " --params " + scene + " -o " + raw, "is the input file",
+                   path("never")});
+  cases.push_back({"png-folder-missing", "focus " + raw + focus_to_out + " --png " + path("no/dir/q.png"),
+                   "does not exist", out});
+
+  // Other sub-commands.
+  cases.push_back({"simulate-bad-params", "simulate " + path("negprf.json") + " -o " + out, "radar.prf_hz", out});
+  write_npy("other.npy", "<c8", "(32, 128)", std::string(32 * 128 * 8, '\1'));
+  cases.push_back({"compare-shape-mismatch", "compare " + raw + " " + path("other.npy") + " --params " + scene,
+                   "shape", path("never")});
+  cases.push_back({"analyze-not-an-image", "analyze " + path("iq3.npy") + " --params " + scene, "iq3.npy", path("never")});
+
+  std::set<std::string> ids;
+  std::string table = "| id | message (excerpt) |\n|---|---|\n";
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.id);
+    EXPECT_TRUE(ids.insert(c.id).second) << "duplicate id " << c.id;
+    const Result r = run(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << "stderr: " << r.err << "\nexpected: " << c.message;
+    EXPECT_LE(std::count(r.err.begin(), r.err.end(), '\n'), 2) << "one message, not a cascade: " << r.err;
+    EXPECT_FALSE(fs::exists(c.output)) << c.output << " left behind by: " << c.args;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+      EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << "temporary file left: " << e.path();
+    std::string first = r.err.substr(0, r.err.find('\n'));
+    table += "| `" + c.id + "` | " + first + " |\n";
+  }
+  EXPECT_GE(cases.size(), 30u);
+  const std::string doc = slurp(test::source_dir() + "/docs/reliability.md");
+  for (const std::string& id : ids) EXPECT_NE(doc.find("`" + id + "`"), std::string::npos) << "docs/reliability.md lacks " << id;
+  std::printf("%s", table.c_str());
 
   // Output equal to the input: refused, the input untouched.
   const std::string before = slurp(raw);

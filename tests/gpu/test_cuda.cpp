@@ -321,6 +321,35 @@ TEST(CudaLongLines, RangeFftAbove16384MatchesCpuFp64) {
   EXPECT_LT(gpu_vs_cpu_fp64(p, Pipeline::fused, "16000-sample lines"), 1e-5);
 }
 
+// The plan computes its device memory before allocating: a budget too small, or a scene larger than
+// the device, is refused with both figures; a failed allocation is an error, not a crash.
+TEST(CudaMemory, PlansRefuseWhatDoesNotFit) {
+  REQUIRE_GPU();
+  const ParamsFile p = default_scene();
+  FocusOptions o = cuda_options();
+  o.max_gpu_memory_bytes = std::size_t{16} << 20;
+  try {
+    make_plan(p.radar, 1024, 1024, o);
+    ADD_FAILURE() << "a 16 MiB budget was accepted";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("needs"), std::string::npos) << m;
+    EXPECT_NE(m.find("--max-gpu-memory allows 16.0 MiB"), std::string::npos) << m;
+  }
+  o.max_gpu_memory_bytes = std::size_t{1} << 30;
+  EXPECT_NO_THROW(make_plan(p.radar, 1024, 1024, o));
+  const std::size_t need = cuda::CudaRda::required_device_bytes(1024, 1024, 2048, o);
+  EXPECT_GT(need, std::size_t{1024} * 1024 * 32);  // raw + work + output at least
+  o.max_gpu_memory_bytes = 0;
+  try {
+    make_plan(p.radar, 200000, 60000, o);  // ~0.6 TB
+    ADD_FAILURE() << "a scene larger than the device was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the device has"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(DeviceBuffer<float2>(std::size_t{1} << 45), Error);  // 256 TiB: cudaMalloc fails, reported
+}
+
 INSTANTIATE_TEST_SUITE_P(Pipelines, CudaChain,
                          ::testing::Values(Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback,
                                            Pipeline::vkfft_conv),
