@@ -1,4 +1,5 @@
 #include <iostream>
+#include <optional>
 
 #include "commands.hpp"
 #include "focus_options.hpp"
@@ -9,7 +10,8 @@ namespace sarfuse::cli {
 void add_focus(CLI::App& app) {
   auto* cmd = app.add_subcommand("focus", "focus raw data into a single-look complex image (Range-Doppler)");
   static std::string raw, params, out, var, png;
-  static double png_range = 50, doppler = std::numeric_limits<double>::quiet_NaN();
+  static double png_range = 50;
+  static std::optional<double> doppler;
   static FocusArgs args;
   cmd->add_option("raw", raw, "raw data (.npy or .mat)")->required();
   cmd->add_option("--params", params, "radar parameters (JSON)")->required();
@@ -21,8 +23,10 @@ void add_focus(CLI::App& app) {
   args.add_to(cmd);
   cmd->callback([] {
     ParamsFile p = load_params(params);
-    if (!std::isnan(doppler)) {
-      p.radar.doppler_centroid_hz = doppler;
+    if (doppler) {
+      if (!std::isfinite(*doppler)) throw Error("--doppler-centroid: expected a finite frequency in Hz (got " +
+                                                std::to_string(*doppler) + ")");
+      p.radar.doppler_centroid_hz = *doppler;
       validate(p.radar, "--doppler-centroid");
     }
     const FocusedProduct r = focus_file(raw, var, p.radar, args.resolve(), out, png, png_range);

@@ -119,6 +119,33 @@ TEST_F(SimScene, PlanIsReusableDeterministicAndWritesEveryPixel) {
   EXPECT_THROW(p2.focus(RawView{SampleType::complex64, raw->data(), 10, 10}, b), Error);
 }
 
+// Determinism (docs/reliability.md): fresh plans, any thread count (3 splits the rows unevenly), give
+// the same bits with the default (estimate) planning, in fp32 and fp64; FFTW's measuring planner picks
+// algorithms by timing, so its output may differ in the last bits: within 1e-5 relative L2.
+TEST_F(SimScene, OutputIsBitIdenticalAcrossPlansAndThreadCounts) {
+  for (Precision prec : {Precision::fp32, Precision::fp64}) {
+    SCOPED_TRACE(to_string(prec));
+    ComplexImage first;
+    for (int threads : {1, 3, 2, 1}) {
+      FocusOptions o;
+      o.backend = Backend::cpu;
+      o.precision = prec;
+      o.threads = threads;
+      Plan plan = make_plan(scene->radar, raw->lines(), raw->samples(), o);
+      ComplexImage img;
+      plan.focus(view_of(*raw), img);
+      if (first.size() == 0) first = std::move(img);
+      else EXPECT_EQ(std::memcmp(first.data(), img.data(), img.size() * 8), 0) << threads << " threads";
+    }
+  }
+  FocusOptions m;
+  m.backend = Backend::cpu;
+  m.fft_planning = FftPlanning::measure;
+  ComplexImage measured;
+  make_plan(scene->radar, raw->lines(), raw->samples(), m).focus(view_of(*raw), measured);
+  EXPECT_LT(relative_l2(measured, *slc), 1e-5);
+}
+
 TEST_F(SimScene, IntegerSamplesFocusLikeTheirComplexValues) {
   // Quantise to int16 I/Q (as a sensor would) and focus the same numbers both ways.
   const std::size_t n = raw->size();
