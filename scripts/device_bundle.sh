@@ -7,10 +7,18 @@ BUILD=${1:-build-cuda}
 rm -rf .devbundle && mkdir -p .devbundle/stage/bin .devbundle/stage/lib
 cp "$BUILD"/sarfuse "$BUILD"/tests/sarfuse_*_tests .devbundle/stage/bin/
 [ -f "$BUILD"/libsarfuse_vkfft.so ] && cp "$BUILD"/libsarfuse_vkfft.so .devbundle/stage/bin/
-for b in .devbundle/stage/bin/*; do
-  ldd "$b" | awk '/=>/ && $3 ~ /^\// {print $3}' | grep -v -E 'libc\.so|libm\.so|ld-linux|libcuda\.so|libcufft|libcudart|libnvrtc|libnvJitLink|libdl\.so|libpthread|librt\.so' || true
+if [ -d "$BUILD"/python/sarfuse ]; then  # the Python module, for the Python tests' GPU path
+  mkdir -p .devbundle/stage/python && cp -r "$BUILD"/python/sarfuse .devbundle/stage/python/
+fi
+# What scripts/device_python.sh needs to rebuild the module for the device's own Python.
+mkdir -p .devbundle/stage/devlib .devbundle/stage/devinclude
+cp "$BUILD"/libsarfuse.a "$BUILD"/libsarfuse_cli_lib.a .devbundle/stage/devlib/
+cp -r /usr/include/pybind11 .devbundle/stage/devinclude/
+for b in .devbundle/stage/bin/* .devbundle/stage/python/sarfuse/*.so; do
+  [ -f "$b" ] || continue
+  ldd "$b" | awk '/=>/ && $3 ~ /^\// {print $3}' | grep -v -E 'libstdc\+\+|libgcc_s|libc\.so|libm\.so|ld-linux|libcuda\.so|libcufft|libcudart|libnvrtc|libnvJitLink|libdl\.so|libpthread|librt\.so' || true
 done | sort -u | while read -r lib; do cp -L "$lib" .devbundle/stage/lib/; done
-strip .devbundle/stage/bin/* 2>/dev/null || true
+strip .devbundle/stage/bin/* .devbundle/stage/python/sarfuse/*.so 2>/dev/null || true
 if [ -f ../shared/data/radarsat1/scene5/CDdata1.mat ]; then
   mkdir -p .devbundle/stage/data/radarsat1/scene5
   cp ../shared/data/radarsat1/scene5/*.mat .devbundle/stage/data/radarsat1/scene5/

@@ -24,6 +24,18 @@ if [ "$WHAT" = tests ] || [ "$WHAT" = all ]; then
     grep -E "FAILED|Failure|SKIPPED \]|contrast|relative L2" /tmp/test_$t.log | head -60 >> "$LOG"
   done
   cat /tmp/test_gpu.log > "$OUT/test_gpu.log"
+  built_for=$(ls /tmp/sf/python/sarfuse/ 2>/dev/null | sed -n 's/^_sarfuse\.cpython-\([0-9]*\)-.*/\1/p')
+  here=$(python3 -c 'import sys; print(f"{sys.version_info[0]}{sys.version_info[1]}")' 2>/dev/null)
+  if [ -d /tmp/sf/python ] && [ "$built_for" = "$here" ] && python3 -c "import numpy, pytest" 2>/dev/null; then
+    SARFUSE_CLI=/tmp/sf/bin/sarfuse PYTHONPATH=/tmp/sf/python python3 -m pytest -q -rs -p no:cacheprovider \
+      tests/python/test_api.py > /tmp/test_python.log 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && status=1
+    printf 'tests %-12s rc=%s  %s\n' python "$rc" "$(tail -1 /tmp/test_python.log)" | tee -a "$LOG"
+    grep -E "SKIP|FAIL|Error" /tmp/test_python.log | head -20 >> "$LOG"
+  else
+    echo "tests python: skipped on this machine (needs python3 $built_for with numpy and pytest; has $(python3 --version 2>&1), numpy/pytest: $(python3 -c 'import numpy, pytest; print("yes")' 2>&1 | tail -1))" | tee -a "$LOG"
+  fi
 fi
 if [ "$WHAT" = sanitize ] || [ "$WHAT" = all ]; then
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)

@@ -22,6 +22,12 @@ void install_stop_handlers() {
   sa.sa_flags = SA_RESETHAND;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  // A parent may have blocked them (job runners do); then they would stay pending and never stop us.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigprocmask(SIG_UNBLOCK, &set, nullptr);
 }
 }  // namespace
 

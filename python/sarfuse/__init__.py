@@ -18,7 +18,15 @@ import os as _os
 
 import numpy as _np
 
-from . import _sarfuse
+try:
+    from . import _sarfuse
+except ImportError as _e:  # a clearer word than "partially initialized module"
+    import sys as _sys
+
+    raise ImportError(
+        f"sarfuse: the compiled module _sarfuse could not be loaded into Python "
+        f"{_sys.version_info.major}.{_sys.version_info.minor} from {_os.path.dirname(__file__)} ({_e}); "
+        "it is built for one Python version: rebuild (make, or pip install .) with this interpreter") from _e
 from ._sarfuse import RadarParams, devices
 
 __version__ = _sarfuse.__version__

@@ -10,13 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/io.hpp"
 #include "sarfuse/params.hpp"
 #include "sarfuse/plan.hpp"
 #include "sarfuse/quality.hpp"
 #include "sarfuse/simulate.hpp"
+
+namespace sarfuse::cli {
+int run(int argc, char** argv);  // apps/sarfuse/cli.cpp: the whole command line
+}
 
 namespace py = pybind11;
 using namespace sarfuse;
@@ -35,27 +38,33 @@ py::array_t<std::complex<float>> to_numpy(ComplexImage&& img) {
 }
 
 // A raw-data view of a numpy array the caller has made C-contiguous with a supported dtype (the Python
-// layer does that, copying only when it must). Checked again here: a wrong array must not crash.
-RawView raw_view(const py::array& a) {
-  if (!(a.flags() & py::array::c_style))
-    throw Error("raw data: array must be C-contiguous (the Python layer makes it so)");
-  const py::dtype dt = a.dtype();
-  const char kind = dt.kind();
-  const auto item = dt.itemsize();
+// layer does that, copying only when it must). Checked again here through the buffer protocol (whose
+// layout does not change between numpy versions): a wrong array must not crash.
+RawView raw_view(const py::array& a, py::buffer_info& info) {
+  info = py::buffer(a).request();
+  const std::string& f = info.format;
+  const char code = f.empty() ? '?' : f.back();
+  const bool complex = f.find('Z') != std::string::npos;
   RawView v;
-  if (kind == 'c' && (item == 8 || item == 16)) {
-    if (a.ndim() != 2) throw Error("raw data: complex arrays must be 2-D (Na, Nr), got " + std::to_string(a.ndim()) + "-D");
-    v.type = item == 8 ? SampleType::complex64 : SampleType::complex128;
-  } else if (kind == 'i' && (item == 1 || item == 2)) {
-    if (a.ndim() != 3 || a.shape(2) != 2)
-      throw Error("raw data: integer I/Q arrays must have shape (Na, Nr, 2)");
-    v.type = item == 1 ? SampleType::int8_iq : SampleType::int16_iq;
+  if (complex && (info.itemsize == 8 || info.itemsize == 16)) {
+    if (info.ndim != 2) throw Error("raw data: complex arrays must be 2-D (Na, Nr), got " + std::to_string(info.ndim) + "-D");
+    v.type = info.itemsize == 8 ? SampleType::complex64 : SampleType::complex128;
+  } else if (!complex && ((code == 'b' && info.itemsize == 1) || (code == 'h' && info.itemsize == 2))) {
+    if (info.ndim != 3 || info.shape[2] != 2) throw Error("raw data: integer I/Q arrays must have shape (Na, Nr, 2)");
+    v.type = info.itemsize == 1 ? SampleType::int8_iq : SampleType::int16_iq;
   } else {
-    throw Error("raw data: dtype must be complex64, complex128, int8 or int16 I/Q");
+    throw Error("raw data: dtype must be complex64, complex128, int8 or int16 I/Q (buffer format '" + f + "')");
   }
-  v.data = a.data();
-  v.lines = static_cast<std::size_t>(a.shape(0));
-  v.samples = static_cast<std::size_t>(a.shape(1));
+  // C order, no gaps.
+  py::ssize_t expect = info.itemsize;
+  for (py::ssize_t d = info.ndim - 1; d >= 0; --d) {
+    if (info.shape[d] > 1 && info.strides[d] != expect)
+      throw Error("raw data: array must be C-contiguous (the Python layer makes it so)");
+    expect *= info.shape[d];
+  }
+  v.data = info.ptr;
+  v.lines = static_cast<std::size_t>(info.shape[0]);
+  v.samples = static_cast<std::size_t>(info.shape[1]);
   return v;
 }
 
@@ -80,7 +89,8 @@ class PyPlan {
     plan_ = std::make_unique<Plan>(make_plan(radar_, lines, samples, options_));
   }
   py::array_t<std::complex<float>> focus(const py::array& raw) {
-    const RawView v = raw_view(raw);
+    py::buffer_info info;  // holds the buffer while the library reads it
+    const RawView v = raw_view(raw, info);
     prepare(v.lines, v.samples);
     ComplexImage slc;
     {

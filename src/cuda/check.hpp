@@ -10,6 +10,9 @@
 namespace sarfuse::cuda {
 
 [[noreturn]] inline void cuda_fail(cudaError_t e, const char* what, const char* file, int line) {
+  // Clear the runtime's record of a non-sticky error (e.g. a failed cudaMalloc), or the next launch
+  // check would report it again; a sticky error (a fault in a kernel) stays and every later call fails.
+  cudaGetLastError();
   throw Error(std::string("CUDA error in ") + what + " (" + file + ":" + std::to_string(line) +
               "): " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
 }

@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <string>
 #include <utility>
 
 #include "cuda/check.hpp"
@@ -28,7 +29,14 @@ class DeviceBuffer {
     if (p_) cudaFree(p_);
     p_ = nullptr;
     n_ = 0;
-    if (n) SARFUSE_CUDA(cudaMalloc(&p_, n * sizeof(T)));
+    if (n) {
+      const cudaError_t e = cudaMalloc(&p_, n * sizeof(T));
+      if (e != cudaSuccess) {
+        cudaGetLastError();  // not sticky: later calls must not see it
+        p_ = nullptr;
+        throw Error("cudaMalloc of " + std::to_string(n * sizeof(T)) + " bytes failed: " + cudaGetErrorString(e));
+      }
+    }
     n_ = n;
   }
   T* get() const { return p_; }

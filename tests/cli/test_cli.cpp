@@ -132,9 +132,11 @@ TEST_F(Cli, SignalsStopCleanly) {
   big.scene->range_samples = 8192;
   write_text_file(path("big_scene.json"), to_json_text(big));
   const Run runs[] = {
-      {{"focus", path("big.npy"), "--params", path("scene.json"), "-o", path("previous.npy"), "--backend", "cpu"},
+      // One thread each, so the runs last seconds on any machine (a 16-core one finished in 0.6 s).
+      {{"focus", path("big.npy"), "--params", path("scene.json"), "-o", path("previous.npy"), "--backend", "cpu",
+        "--threads", "1"},
        SIGINT, path("previous.npy")},
-      {{"simulate", path("big_scene.json"), "-o", path("sim.npy")}, SIGTERM, path("sim.npy")},
+      {{"simulate", path("big_scene.json"), "-o", path("sim.npy"), "--threads", "1"}, SIGTERM, path("sim.npy")},
   };
   for (const Run& r : runs) {
     SCOPED_TRACE(r.args[0]);
@@ -149,7 +151,7 @@ TEST_F(Cli, SignalsStopCleanly) {
       execv(cli.c_str(), argv.data());
       _exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // started (handlers installed), not done
     int status = 0;
     ASSERT_EQ(waitpid(pid, &status, WNOHANG), 0) << "finished before the signal: make the run longer";
     const auto t0 = std::chrono::steady_clock::now();

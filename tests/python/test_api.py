@@ -143,13 +143,24 @@ def test_focus_releases_the_gil(scene):
     big = np.tile(raw, (2, 2))
     plan = sarfuse.Plan(params, backend="cpu", shape=big.shape)
     done = threading.Event()
-    worker = threading.Thread(target=lambda: (plan.focus(big), done.set()))
+    errors = []
+
+    def work():
+        try:
+            plan.focus(big)
+        except Exception as e:  # reported below; the loop must end either way
+            errors.append(e)
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=work)
     counted = 0
     start = time.perf_counter()
     worker.start()
-    while not done.is_set():
+    while not done.is_set() and time.perf_counter() - start < 60:
         counted += 1
-    worker.join()
+    worker.join(60)
+    assert not errors, errors
     elapsed = time.perf_counter() - start
     # With the GIL held by focus() this loop would stall for the whole focus.
     assert counted > 1000, f"main thread ran {counted} iterations in {elapsed:.3f} s"
