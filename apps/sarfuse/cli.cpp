@@ -41,6 +41,7 @@ int run(int argc, char** argv) {
   add_info(app);
   add_demo(app);
   add_bench(app);
+  add_doppler(app);
   install_stop_handlers();
   try {
     app.parse(argc, argv);

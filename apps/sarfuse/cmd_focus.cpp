@@ -12,12 +12,16 @@ void add_focus(CLI::App& app) {
   static std::string raw, params, out, var, png;
   static double png_range = 50;
   static std::optional<double> doppler;
+  static std::string doppler_mode;
+  static std::optional<int> doppler_ambiguity;
   static FocusArgs args;
   cmd->add_option("raw", raw, "raw data (.npy or .mat)")->required();
   cmd->add_option("--params", params, "radar parameters (JSON)")->required();
   cmd->add_option("-o,--output", out, "SLC output (.npy, complex64); a .json sidecar is written beside it")->required();
   cmd->add_option("--var", var, "variable name in a .mat file");
   cmd->add_option("--doppler-centroid", doppler, "absolute Doppler centroid (Hz), overriding the parameters file");
+  cmd->add_option("--doppler", doppler_mode, "auto: estimate the Doppler centroid from the data (ACCC + MLCC)");
+  cmd->add_option("--doppler-ambiguity", doppler_ambiguity, "with --doppler auto: force the ambiguity number");
   cmd->add_option("--png", png, "quicklook PNG");
   cmd->add_option("--png-range-db", png_range, "quicklook dynamic range (dB)")->capture_default_str();
   args.add_to(cmd);
@@ -29,7 +33,16 @@ void add_focus(CLI::App& app) {
       p.radar.doppler_centroid_hz = *doppler;
       validate(p.radar, "--doppler-centroid");
     }
-    const FocusedProduct r = focus_file(raw, var, p.radar, args.resolve(), out, png, png_range);
+    std::optional<DopplerOptions> estimate;
+    if (!doppler_mode.empty()) {
+      if (doppler_mode != "auto") throw Error("--doppler: expected auto (got '" + doppler_mode + "')");
+      if (doppler) throw Error("--doppler auto and --doppler-centroid exclude each other");
+      estimate = DopplerOptions{};
+      estimate->ambiguity = doppler_ambiguity;
+    } else if (doppler_ambiguity) {
+      throw Error("--doppler-ambiguity applies with --doppler auto");
+    }
+    const FocusedProduct r = focus_file(raw, var, p.radar, args.resolve(), out, png, png_range, estimate);
     if (!r.notes.empty()) std::cerr << "sarfuse: note: " << r.notes;
     std::cout << "wrote " << out << " (" << r.slc.lines() << " x " << r.slc.samples() << ") in " << r.times.total
               << " s\n";

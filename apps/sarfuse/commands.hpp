@@ -11,6 +11,7 @@ void add_compare(CLI::App& app);
 void add_info(CLI::App& app);
 void add_demo(CLI::App& app);
 void add_bench(CLI::App& app);
+void add_doppler(CLI::App& app);
 // The whole CLI: argv in, exit status out (cli.cpp).
 int run(int argc, char** argv);
 }  // namespace sarfuse::cli

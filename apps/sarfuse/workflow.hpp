@@ -2,9 +2,11 @@
 #pragma once
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
+#include "sarfuse/doppler.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/io.hpp"
 #include "sarfuse/plan.hpp"
@@ -30,15 +32,25 @@ struct FocusedProduct {
 
 // Reads raw samples, focuses them and writes the SLC (+ its .json sidecar and an optional PNG).
 // Outputs are checked before any work, and written atomically after it.
-inline FocusedProduct focus_file(const std::string& raw_path, const std::string& var, const RadarParams& radar,
+// With `doppler`, the Doppler centroid is estimated from the data first (and printed).
+inline FocusedProduct focus_file(const std::string& raw_path, const std::string& var, RadarParams radar,
                                  const FocusOptions& options, const std::string& out_path,
-                                 const std::string& png_path, double png_range_db) {
+                                 const std::string& png_path, double png_range_db,
+                                 const std::optional<DopplerOptions>& doppler = std::nullopt) {
   require_distinct(raw_path, out_path);
   check_output_path(out_path);
   if (!png_path.empty()) check_output_path(png_path);
   const bool tty = stderr_is_terminal();
   if (tty) std::cerr << "sarfuse: reading " << raw_path << "\r" << std::flush;
   const RawData raw = read_raw(raw_path, var);
+  if (doppler) {
+    DopplerOptions d = *doppler;
+    d.threads = options.threads;
+    const DopplerEstimate e = estimate_doppler(radar, raw.view(), d);
+    std::cerr << "sarfuse: Doppler centroid estimated: " << e.centroid_hz << " Hz (ambiguity " << e.ambiguity
+              << " from " << e.ambiguity_source << "; parameters file: " << radar.doppler_centroid_hz << " Hz)\n";
+    radar.doppler_centroid_hz = e.centroid_hz;
+  }
   Plan plan = make_plan(radar, raw.lines, raw.samples, options);
   if (tty) std::cerr << "sarfuse: focusing " << raw.lines << " x " << raw.samples << " on " << to_string(plan.backend())
                      << " (" << plan.options().threads << " threads)...\r" << std::flush;

@@ -30,7 +30,8 @@ except ImportError as _e:  # a clearer word than "partially initialized module"
 from ._sarfuse import RadarParams, devices
 
 __version__ = _sarfuse.__version__
-__all__ = ["RadarParams", "Plan", "simulate", "analyze", "devices", "default_scene", "load_params", "save_params"]
+__all__ = ["RadarParams", "Plan", "simulate", "analyze", "estimate_doppler", "devices", "default_scene", "load_params",
+           "save_params"]
 
 _RADAR_FIELDS = (
     "carrier_frequency_hz", "range_sampling_rate_hz", "chirp_rate_hz_per_s", "pulse_duration_s", "prf_hz",
@@ -219,3 +220,11 @@ def analyze(slc: _np.ndarray, params: RadarParams, targets=None, peaks: int = 5,
         scene = _scene_object(params, targets)
     eta = float("nan") if eta_first_s is None else float(eta_first_s)
     return _json.loads(_sarfuse._analyze(a, params, scene, int(peaks), eta))["targets"]
+
+
+def estimate_doppler(raw, params: RadarParams, range_blocks: int = 16, degree: int = 1, ambiguity: int | None = None):
+    """Doppler centroid of raw data: ACCC fraction per range block, polynomial in range, ambiguity by MLCC
+    (or `ambiguity` forced). Returns a dict: centroid_hz (absolute, mid-swath), fractional_hz,
+    ambiguity, ambiguity_source, mlcc_centroid_hz, polynomial, blocks."""
+    _check_params(params)
+    return _json.loads(_sarfuse._estimate_doppler(params, _raw_array(raw), int(range_blocks), int(degree), ambiguity))

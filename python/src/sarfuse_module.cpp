@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sarfuse/doppler.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/io.hpp"
 #include "sarfuse/params.hpp"
@@ -250,6 +251,21 @@ PYBIND11_MODULE(_sarfuse, m) {
       q = targets ? analyze_targets(img, r, targets->targets, o) : analyze_peaks(img, r, peaks, o);
     }
     return quality_to_json(q, -1);
+  });
+  m.def("_estimate_doppler", [](const RadarParams& r, const py::array& raw, int blocks, int degree,
+                                std::optional<int> ambiguity) {
+    py::buffer_info info;
+    const RawView v = raw_view(raw, info);
+    DopplerOptions o;
+    o.range_blocks = blocks;
+    o.poly_degree = degree;
+    o.ambiguity = ambiguity;
+    DopplerEstimate e;
+    {
+      py::gil_scoped_release unlocked;
+      e = estimate_doppler(r, v, o);
+    }
+    return doppler_to_json(e, -1);
   });
   m.def("devices", [] {
     py::list out;
