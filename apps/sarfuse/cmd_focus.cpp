@@ -12,16 +12,19 @@ void add_focus(CLI::App& app) {
   static std::string raw, params, out, var, png;
   static double png_range = 50;
   static std::optional<double> doppler;
-  static std::string doppler_mode;
+  static std::string doppler_mode, detect = "none", multilook = "1x1";
   static std::optional<int> doppler_ambiguity;
   static FocusArgs args;
   cmd->add_option("raw", raw, "raw data (.npy or .mat)")->required();
   cmd->add_option("--params", params, "radar parameters (JSON)")->required();
-  cmd->add_option("-o,--output", out, "SLC output (.npy, complex64); a .json sidecar is written beside it")->required();
+  cmd->add_option("-o,--output", out, "product: .npy, .tif (GeoTIFF) or .h5 (HDF5); a .json sidecar is written beside it")
+      ->required();
   cmd->add_option("--var", var, "variable name in a .mat file");
   cmd->add_option("--doppler-centroid", doppler, "absolute Doppler centroid (Hz), overriding the parameters file");
   cmd->add_option("--doppler", doppler_mode, "auto: estimate the Doppler centroid from the data (ACCC + MLCC)");
   cmd->add_option("--doppler-ambiguity", doppler_ambiguity, "with --doppler auto: force the ambiguity number");
+  cmd->add_option("--detect", detect, "none (complex SLC), amplitude, intensity or db")->capture_default_str();
+  cmd->add_option("--multilook", multilook, "looks AZxRG for detected products, e.g. 4x1")->capture_default_str();
   cmd->add_option("--png", png, "quicklook PNG");
   cmd->add_option("--png-range-db", png_range, "quicklook dynamic range (dB)")->capture_default_str();
   args.add_to(cmd);
@@ -42,7 +45,19 @@ void add_focus(CLI::App& app) {
     } else if (doppler_ambiguity) {
       throw Error("--doppler-ambiguity applies with --doppler auto");
     }
-    const FocusedProduct r = focus_file(raw, var, p.radar, args.resolve(), out, png, png_range, estimate);
+    ProductOptions product;
+    product.detect = parse_detection(detect);
+    {
+      const auto x = multilook.find('x');
+      try {
+        if (x == std::string::npos) throw std::invalid_argument(multilook);
+        product.looks_azimuth = std::stoul(multilook.substr(0, x));
+        product.looks_range = std::stoul(multilook.substr(x + 1));
+      } catch (const std::exception&) {
+        throw Error("--multilook: expected AZxRG looks such as 4x1 (got '" + multilook + "')");
+      }
+    }
+    const FocusedProduct r = focus_file(raw, var, p.radar, args.resolve(), out, png, png_range, estimate, product);
     if (!r.notes.empty()) std::cerr << "sarfuse: note: " << r.notes;
     std::cout << "wrote " << out << " (" << r.slc.lines() << " x " << r.slc.samples() << ") in " << r.times.total
               << " s\n";

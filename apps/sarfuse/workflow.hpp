@@ -36,9 +36,10 @@ struct FocusedProduct {
 inline FocusedProduct focus_file(const std::string& raw_path, const std::string& var, RadarParams radar,
                                  const FocusOptions& options, const std::string& out_path,
                                  const std::string& png_path, double png_range_db,
-                                 const std::optional<DopplerOptions>& doppler = std::nullopt) {
+                                 const std::optional<DopplerOptions>& doppler = std::nullopt,
+                                 const ProductOptions& product = {}) {
   require_distinct(raw_path, out_path);
-  check_output_path(out_path);
+  check_product_path(out_path, product);
   if (!png_path.empty()) check_output_path(png_path);
   const bool tty = stderr_is_terminal();
   if (tty) std::cerr << "sarfuse: reading " << raw_path << "\r" << std::flush;
@@ -60,9 +61,9 @@ inline FocusedProduct focus_file(const std::string& raw_path, const std::string&
   p.times = plan.last_times();
   p.options = plan.options();
   p.notes = plan.notes();
-  write_npy(out_path, p.slc);
-  write_text_file(out_path + ".json",
-                  product_sidecar_json(radar, p.options, p.geometry, raw.lines, raw.samples, raw_path));
+  const std::string sidecar = product_sidecar_json(radar, p.options, p.geometry, raw.lines, raw.samples, raw_path);
+  write_product(out_path, p.slc, product, sidecar);
+  write_text_file(out_path + ".json", sidecar);
   if (!png_path.empty()) write_png(png_path, p.slc, png_range_db);
   if (tty) std::cerr << "\33[2K\r" << std::flush;
   return p;

@@ -33,6 +33,23 @@ std::string product_sidecar_json(const RadarParams& radar, const FocusOptions& o
 // eta_first of a product, read from its sidecar when it exists.
 std::optional<double> read_sidecar_eta_first(const std::string& product_path);
 
+// Products: the SLC, or a detected (and multilooked) image, in the format the path's extension names:
+// .npy (complex64 / float32), .tif / .tiff (GeoTIFF through GDAL: CFloat32 / Float32, the processing
+// parameters as metadata), .h5 / .hdf5 (HDF5: a chunked, deflate-compressed dataset "slc" (complex64 as
+// the compound {r, i}, h5py's layout) or "detected" (float32), every radar, Doppler and processing
+// parameter as attributes, and the axes "azimuth_time_s" and "slant_range_m"). Written atomically.
+enum class Detection { none, amplitude, intensity, db };
+Detection parse_detection(const std::string& text);  // none, amplitude, intensity, db
+struct ProductOptions {
+  Detection detect = Detection::none;
+  std::size_t looks_azimuth = 1, looks_range = 1;  // multilook (detected products only)
+};
+// Throws Error for an unknown extension or options the format cannot hold, before any work.
+void check_product_path(const std::string& path, const ProductOptions& options);
+// `metadata_json` is the product's sidecar JSON (product_sidecar_json), flattened into attributes.
+void write_product(const std::string& path, const ComplexImage& slc, const ProductOptions& options,
+                   const std::string& metadata_json);
+
 // Short description of a file: type, shape, and for parameter files the parameters.
 std::string describe_file(const std::string& path);
 

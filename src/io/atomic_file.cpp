@@ -62,13 +62,21 @@ void AtomicFile::write(const void* data, std::size_t bytes) {
   }
 }
 
+const std::string& AtomicFile::hand_to_library() {
+  if (file_) std::fclose(file_);
+  file_ = nullptr;
+  return temp_;
+}
+
 void AtomicFile::commit() {
   throw_if_interrupted();
-  const bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
-  const int err = errno;
-  std::fclose(file_);
-  file_ = nullptr;
-  if (!ok) throw FileError("writing '" + path_ + "' failed: " + std::strerror(err));
+  if (file_) {
+    const bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
+    const int err = errno;
+    std::fclose(file_);
+    file_ = nullptr;
+    if (!ok) throw FileError("writing '" + path_ + "' failed: " + std::strerror(err));
+  }
   if (std::rename(temp_.c_str(), path_.c_str()) != 0)
     throw FileError("cannot rename the finished output to '" + path_ + "': " + std::strerror(errno));
   committed_ = true;

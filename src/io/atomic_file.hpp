@@ -14,6 +14,9 @@ class AtomicFile {
   ~AtomicFile();
   std::FILE* get() { return file_; }
   void write(const void* data, std::size_t bytes);
+  // For libraries that write a file by name (GDAL, HDF5): closes our handle and returns the temporary
+  // path to write; commit() then renames it, destruction without commit() removes it.
+  const std::string& hand_to_library();
   void commit();
   const std::string& path() const { return path_; }
 

@@ -16,6 +16,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <gdal.h>
+#include <hdf5.h>
+
 #include "sarfuse/io.hpp"
 #include "sarfuse/params.hpp"
 #include "sarfuse/plan.hpp"
@@ -168,6 +171,91 @@ TEST_F(Cli, SignalsStopCleanly) {
   }
   EXPECT_EQ(slurp(path("previous.npy")), "previous product");
   EXPECT_FALSE(fs::exists(path("sim.npy")));
+}
+
+// Product formats by extension: GeoTIFF (GDAL) and HDF5 hold the same complex samples as the .npy,
+// with the parameters as metadata; detected + multilooked products; gdalinfo / h5dump open them.
+TEST_F(Cli, ProductFormats) {
+  small_scene();
+  const std::string base = "focus " + path("raw.npy") + " --params " + path("scene.json") + " --backend cpu -o ";
+  for (const char* f : {"slc.npy", "slc.tif", "slc.h5", "amp.tif", "db.h5", "int.npy"}) {
+    std::string extra;
+    if (std::string(f) == "amp.tif") extra = " --detect amplitude --multilook 4x2";
+    if (std::string(f) == "db.h5") extra = " --detect db";
+    if (std::string(f) == "int.npy") extra = " --detect intensity --multilook 2x2";
+    const Result r = run(base + path(f) + extra);
+    ASSERT_EQ(r.code, 0) << f << ": " << r.err;
+  }
+  const ComplexImage ref = read_image(path("slc.npy"));
+  {  // GeoTIFF through GDAL
+    GDALAllRegister();
+    GDALDatasetH ds = GDALOpen(path("slc.tif").c_str(), GA_ReadOnly);
+    ASSERT_NE(ds, nullptr);
+    EXPECT_EQ(GDALGetRasterXSize(ds), static_cast<int>(ref.samples()));
+    EXPECT_EQ(GDALGetRasterYSize(ds), static_cast<int>(ref.lines()));
+    GDALRasterBandH b = GDALGetRasterBand(ds, 1);
+    EXPECT_EQ(GDALGetRasterDataType(b), GDT_CFloat32);
+    std::vector<std::complex<float>> v(ref.size());
+    ASSERT_EQ(GDALRasterIO(b, GF_Read, 0, 0, int(ref.samples()), int(ref.lines()), v.data(), int(ref.samples()),
+                           int(ref.lines()), GDT_CFloat32, 0, 0), CE_None);
+    EXPECT_EQ(std::memcmp(v.data(), ref.data(), ref.size() * 8), 0);
+    const char* prf = GDALGetMetadataItem(ds, "SARFUSE_radar.prf_hz", nullptr);
+    ASSERT_NE(prf, nullptr);
+    EXPECT_EQ(std::stod(prf), 600.0);
+    GDALClose(ds);
+    ds = GDALOpen(path("amp.tif").c_str(), GA_ReadOnly);
+    ASSERT_NE(ds, nullptr);
+    EXPECT_EQ(GDALGetRasterYSize(ds), static_cast<int>(ref.lines() / 4));
+    EXPECT_EQ(GDALGetRasterXSize(ds), static_cast<int>(ref.samples() / 2));
+    float px = 0;
+    ASSERT_EQ(GDALRasterIO(GDALGetRasterBand(ds, 1), GF_Read, 3, 5, 1, 1, &px, 1, 1, GDT_Float32, 0, 0), CE_None);
+    double p = 0;
+    for (int a = 0; a < 4; ++a)
+      for (int r = 0; r < 2; ++r) p += std::norm(ref(5 * 4 + a, 3 * 2 + r));
+    EXPECT_NEAR(px, std::sqrt(p / 8), 1e-5 * std::sqrt(p / 8));
+    GDALClose(ds);
+  }
+  {  // HDF5: compound {r, i} complex64, attributes and axes
+    hid_t f = H5Fopen(path("slc.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    hid_t d = H5Dopen2(f, "slc", H5P_DEFAULT);
+    ASSERT_GE(d, 0);
+    hid_t t = H5Tcreate(H5T_COMPOUND, 8);
+    H5Tinsert(t, "r", 0, H5T_NATIVE_FLOAT);
+    H5Tinsert(t, "i", 4, H5T_NATIVE_FLOAT);
+    std::vector<std::complex<float>> v(ref.size());
+    ASSERT_GE(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), 0);
+    EXPECT_EQ(std::memcmp(v.data(), ref.data(), ref.size() * 8), 0);
+    double prf = 0;
+    hid_t a = H5Aopen(d, "radar.prf_hz", H5P_DEFAULT);
+    ASSERT_GE(a, 0);
+    H5Aread(a, H5T_NATIVE_DOUBLE, &prf);
+    EXPECT_EQ(prf, 600.0);
+    H5Aclose(a);
+    hid_t ax = H5Dopen2(f, "slant_range_m", H5P_DEFAULT);
+    ASSERT_GE(ax, 0);
+    std::vector<double> rg(ref.samples());
+    H5Dread(ax, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, rg.data());
+    const RadarParams radar = load_params(path("scene.json")).radar;
+    EXPECT_NEAR(rg[10], radar.range_of_column(10), 1e-6);
+    H5Dclose(ax);
+    H5Tclose(t);
+    H5Dclose(d);
+    H5Fclose(f);
+  }
+  {  // intensity .npy, 2x2 looks: a float32 array of the mean power
+    const std::string bytes = slurp(path("int.npy"));
+    EXPECT_NE(bytes.find("'<f4'"), std::string::npos);
+    EXPECT_NE(bytes.find("(" + std::to_string(ref.lines() / 2) + ", " + std::to_string(ref.samples() / 2) + ")"),
+              std::string::npos);
+  }
+  if (std::system("command -v gdalinfo >/dev/null 2>&1") == 0)
+    EXPECT_EQ(std::system(("gdalinfo " + path("slc.tif") + " >/dev/null 2>&1").c_str()), 0);
+  if (std::system("command -v h5dump >/dev/null 2>&1") == 0)
+    EXPECT_EQ(std::system(("h5dump -H " + path("slc.h5") + " >/dev/null 2>&1").c_str()), 0);
+  expect_failure(base + path("x.png"), "unknown product format '.png'", path("x.png"));
+  expect_failure(base + path("x.npy") + " --multilook 2x2", "--multilook applies to detected products", path("x.npy"));
+  expect_failure(base + path("x.npy") + " --detect phase", "--detect: expected none", path("x.npy"));
 }
 
 TEST_F(Cli, Demo) {
