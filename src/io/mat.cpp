@@ -239,6 +239,43 @@ RawData read_mat_raw(const std::string& path, const std::string& var) {
   return raw;
 }
 
+std::vector<double> read_mat_real_vector(const std::string& path, const std::string& var) {
+  MatPtr mat = open_mat(path);
+  std::string name = var;
+  if (name.empty()) {
+    while (matvar_t* info = Mat_VarReadNextInfo(mat.get())) {
+      VarPtr v(info);
+      if (v->name && v->name[0] && v->rank == 2 && !v->isComplex && v->class_type >= MAT_C_DOUBLE &&
+          v->class_type <= MAT_C_UINT64 && (v->dims[0] == 1 || v->dims[1] == 1)) {
+        name = v->name;
+        break;
+      }
+    }
+    if (name.empty()) throw Error(path + ": no real numeric vector found");
+    mat = open_mat(path);
+  }
+  VarPtr v(Mat_VarRead(mat.get(), name.c_str()));
+  if (!v || !v->data) throw Error(path + ": no variable '" + name + "'");
+  if (v->rank != 2 || v->isComplex || (v->dims[0] != 1 && v->dims[1] != 1))
+    throw Error(path + ": variable '" + name + "' is not a real vector");
+  const std::size_t n = v->dims[0] * v->dims[1];
+  std::vector<double> out(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    switch (v->class_type) {
+      case MAT_C_DOUBLE: out[k] = static_cast<const double*>(v->data)[k]; break;
+      case MAT_C_SINGLE: out[k] = static_cast<const float*>(v->data)[k]; break;
+      case MAT_C_INT8: out[k] = static_cast<const std::int8_t*>(v->data)[k]; break;
+      case MAT_C_INT16: out[k] = static_cast<const std::int16_t*>(v->data)[k]; break;
+      case MAT_C_INT32: out[k] = static_cast<const std::int32_t*>(v->data)[k]; break;
+      case MAT_C_UINT8: out[k] = static_cast<const std::uint8_t*>(v->data)[k]; break;
+      case MAT_C_UINT16: out[k] = static_cast<const std::uint16_t*>(v->data)[k]; break;
+      case MAT_C_UINT32: out[k] = static_cast<const std::uint32_t*>(v->data)[k]; break;
+      default: throw Error(path + ": variable '" + name + "' is of an unsupported class");
+    }
+  }
+  return out;
+}
+
 std::string describe_mat(const std::string& path) {
   MatPtr mat = open_mat(path);
   std::string out;

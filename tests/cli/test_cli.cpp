@@ -19,6 +19,8 @@
 #include <gdal.h>
 #include <hdf5.h>
 
+#include <nlohmann/json.hpp>
+
 #include "sarfuse/io.hpp"
 #include "sarfuse/params.hpp"
 #include "sarfuse/plan.hpp"
@@ -256,6 +258,58 @@ TEST_F(Cli, ProductFormats) {
   expect_failure(base + path("x.png"), "unknown product format '.png'", path("x.png"));
   expect_failure(base + path("x.npy") + " --multilook 2x2", "--multilook applies to detected products", path("x.npy"));
   expect_failure(base + path("x.npy") + " --detect phase", "--detect: expected none", path("x.npy"));
+}
+
+// Corrections and the processing report: gains from a text column, DC offset and I/Q imbalance
+// removed from int8 data, the report's sections and the point-target analysis of the scene's target.
+TEST_F(Cli, CorrectionsAndReport) {
+  small_scene();
+  const ComplexImage clean = read_image(path("raw.npy"));
+  // int8 I/Q with a DC offset (+3, -2) and Q 1.5x too strong; gains: 6 dB on every line, as text.
+  std::string iq(clean.size() * 2, '\0');
+  double scale = 0;
+  for (std::size_t k = 0; k < clean.size(); ++k) scale = std::max({scale, std::abs(double(clean.data()[k].real())), std::abs(double(clean.data()[k].imag()))});
+  for (std::size_t k = 0; k < clean.size(); ++k) {
+    iq[2 * k] = static_cast<char>(std::lround(clean.data()[k].real() / scale * 60) + 3);
+    iq[2 * k + 1] = static_cast<char>(std::lround(clean.data()[k].imag() / scale * 60 * 1.5) - 2);
+  }
+  write_npy("iq.npy", "|i1", "(64, 128, 2)", iq);
+  std::string gains = "# dB per line\n";
+  for (int i = 0; i < 64 + 5; ++i) gains += "6.0\n";
+  write_text_file(path("gains.txt"), gains);
+  const Result r = run("focus " + path("iq.npy") + " --params " + path("scene.json") + " -o " + path("c.npy") +
+                       " --backend cpu --dc-offset --iq-balance --gain-db " + path("gains.txt") +
+                       " --gain-first-line 3 --range-spreading --report " + path("report.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string rep = slurp(path("report.json"));
+  for (const char* key : {"\"corrections\"", "\"dc_i\"", "\"q_over_i_rms\"", "\"timings_s\"", "\"block_layout\"",
+                          "\"output_statistics\"", "\"point_targets\"", "\"parameters_given\"", "\"range_compression\""})
+    EXPECT_NE(rep.find(key), std::string::npos) << key;
+  EXPECT_NE(r.out.find("processing report"), std::string::npos) << r.out;
+  // The offsets and the imbalance were measured (the simulated data are zero-mean and balanced).
+  // The report's offsets and RMS ratio are those of the int8 data written (computed here in double).
+  double si = 0, sq = 0, pi = 0, pq = 0;
+  const std::size_t n = clean.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    si += static_cast<signed char>(iq[2 * k]);
+    sq += static_cast<signed char>(iq[2 * k + 1]);
+  }
+  si /= n;
+  sq /= n;
+  for (std::size_t k = 0; k < n; ++k) {
+    pi += std::pow(static_cast<signed char>(iq[2 * k]) - si, 2);
+    pq += std::pow(static_cast<signed char>(iq[2 * k + 1]) - sq, 2);
+  }
+  const auto j = nlohmann::json::parse(rep);
+  EXPECT_NEAR(j["corrections"]["dc_i"].get<double>(), si, 1e-4) << j["corrections"].dump();
+  EXPECT_NEAR(j["corrections"]["dc_q"].get<double>(), sq, 1e-4);
+  EXPECT_NEAR(j["corrections"]["q_over_i_rms"].get<double>(), std::sqrt(pq / pi), 1e-4);
+  EXPECT_GT(std::sqrt(pq / pi), 1.3);  // the 1.5x imbalance put in
+  EXPECT_EQ(j["point_targets"].size(), 1u);
+  write_text_file(path("short.txt"), "1\n2\n");
+  expect_failure("focus " + path("iq.npy") + " --params " + path("scene.json") + " -o " + path("d.npy") + " --gain-db " +
+                     path("short.txt"),
+                 "2 gains; lines 1..64 are needed", path("d.npy"));
 }
 
 TEST_F(Cli, Demo) {
