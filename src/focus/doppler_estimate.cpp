@@ -148,28 +148,22 @@ DopplerEstimate estimate_doppler(const RadarParams& radar, const RawView& raw, c
     for (std::size_t i = 0; i < na; ++i) {
       if (interrupted()) continue;
       if (have_prev && i != last + 1) have_prev = false;
-      // Range compression of line i, full band and both looks.
-      std::fill(spec.begin(), spec.end(), cf(0));
-      load_row(raw, i, spec.data());
-      fwd.execute(spec.data(), spec.data());
-      for (std::size_t m = 0; m < nfft; ++m) spec[m] *= hf[m];
-      for (std::size_t m = 0; m < nfft; ++m) {
-        cur[0][m] = spec[m];
-        cur[1][m] = upper[m] ? spec[m] : cf(0);
-        cur[2][m] = lower[m] ? spec[m] : cf(0);
-      }
-      for (auto& v : cur) inv.execute(v.data(), v.data());
-      if (!have_prev && i > 0) {  // the line before this thread's first: compute it too
+      // Range compression of a line: full band and both looks.
+      auto compress = [&](std::size_t line, std::vector<cf> (&out)[3]) {
         std::fill(spec.begin(), spec.end(), cf(0));
-        load_row(raw, i - 1, spec.data());
+        load_row(raw, line, spec.data());
         fwd.execute(spec.data(), spec.data());
-        for (std::size_t m = 0; m < nfft; ++m) spec[m] *= hf[m];
         for (std::size_t m = 0; m < nfft; ++m) {
-          prev[0][m] = spec[m];
-          prev[1][m] = upper[m] ? spec[m] : cf(0);
-          prev[2][m] = lower[m] ? spec[m] : cf(0);
+          const cf x = spec[m] * hf[m];
+          out[0][m] = x;
+          out[1][m] = upper[m] ? x : cf(0);
+          out[2][m] = lower[m] ? x : cf(0);
         }
-        for (auto& v : prev) inv.execute(v.data(), v.data());
+        for (auto& v : out) inv.execute(v.data(), v.data());
+      };
+      compress(i, cur);
+      if (!have_prev && i > 0) {  // the line before this thread's first: compute it too
+        compress(i - 1, prev);
         have_prev = true;
       }
       if (have_prev) {

@@ -75,6 +75,23 @@ NpyHeader read_npy_header(const std::string& path) {
   return h;
 }
 
+void write_npy_2d(const std::string& path, const char* descr, std::size_t rows, std::size_t cols, const void* data,
+                  std::size_t bytes) {
+  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" +
+                       std::to_string(rows) + ", " + std::to_string(cols) + "), }";
+  const std::size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');  // data 64-byte aligned, as numpy writes it
+  header.push_back('\n');
+  std::string prefix("\x93NUMPY\x01\x00", 8);
+  prefix.push_back(static_cast<char>(header.size() & 0xff));
+  prefix.push_back(static_cast<char>((header.size() >> 8) & 0xff));
+  AtomicFile f(path);
+  f.write(prefix.data(), prefix.size());
+  f.write(header.data(), header.size());
+  f.write(data, bytes);
+  f.commit();
+}
+
 RawData read_npy_raw(const std::string& path) {
   const NpyHeader h = read_npy_header(path);
   RawData raw;
@@ -126,19 +143,7 @@ RawData read_npy_raw(const std::string& path) {
 namespace sarfuse {
 
 void write_npy(const std::string& path, const ComplexImage& img) {
-  std::string header = "{'descr': '<c8', 'fortran_order': False, 'shape': (" + std::to_string(img.lines()) +
-                       ", " + std::to_string(img.samples()) + "), }";
-  const std::size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header.push_back('\n');
-  std::string prefix("\x93NUMPY\x01\x00", 8);
-  prefix.push_back(static_cast<char>(header.size() & 0xff));
-  prefix.push_back(static_cast<char>((header.size() >> 8) & 0xff));
-  io::AtomicFile f(path);
-  f.write(prefix.data(), prefix.size());
-  f.write(header.data(), header.size());
-  f.write(img.data(), img.size() * sizeof(std::complex<float>));
-  f.commit();
+  io::write_npy_2d(path, "<c8", img.lines(), img.samples(), img.data(), img.size() * sizeof(std::complex<float>));
 }
 
 }  // namespace sarfuse

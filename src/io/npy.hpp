@@ -19,4 +19,7 @@ NpyHeader read_npy_header(const std::string& path);
 // Reads raw samples: complex64/complex128 (Na, Nr) or int8/int16 (Na, Nr, 2).
 RawData read_npy_raw(const std::string& path);
 
+// A 2-D array (`descr` e.g. "<c8", "<f4") of rows x cols written as .npy v1, atomically.
+void write_npy_2d(const std::string& path, const char* descr, std::size_t rows, std::size_t cols, const void* data,
+                  std::size_t bytes);
 }  // namespace sarfuse::io

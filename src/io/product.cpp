@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/atomic_file.hpp"
+#include "io/npy.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/io.hpp"
 
@@ -65,22 +66,6 @@ void flatten(const nlohmann::json& j, const std::string& prefix, std::vector<std
   } else {
     out.emplace_back(prefix, j.dump());
   }
-}
-
-void write_npy_float(const std::string& path, const std::vector<float>& v, std::size_t rows, std::size_t cols) {
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
-                       std::to_string(cols) + "), }";
-  const std::size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header.push_back('\n');
-  std::string prefix("\x93NUMPY\x01\x00", 8);
-  prefix.push_back(static_cast<char>(header.size() & 0xff));
-  prefix.push_back(static_cast<char>((header.size() >> 8) & 0xff));
-  io::AtomicFile f(path);
-  f.write(prefix.data(), prefix.size());
-  f.write(header.data(), header.size());
-  f.write(v.data(), v.size() * sizeof(float));
-  f.commit();
 }
 
 void write_geotiff(const std::string& path, const void* data, bool complex, std::size_t rows, std::size_t cols,
@@ -227,7 +212,7 @@ void write_product(const std::string& path, const ComplexImage& slc, const Produ
   switch (fmt) {
     case Format::npy:
       if (complex) write_npy(path, slc);
-      else write_npy_float(path, det, rows, cols);
+      else io::write_npy_2d(path, "<f4", rows, cols, det.data(), det.size() * sizeof(float));
       break;
     case Format::tiff: write_geotiff(path, data, complex, rows, cols, meta); break;
     case Format::hdf5: write_hdf5(path, data, complex, rows, cols, meta, side); break;
