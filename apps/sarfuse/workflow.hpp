@@ -97,6 +97,7 @@ inline FocusedProduct focus_file(const std::string& raw_path, const std::string&
     const DopplerEstimate e = estimate_doppler(radar, view, d);
     report["timings_s"]["doppler_estimation"] = since(t);
     report["doppler_estimate"] = nlohmann::json::parse(doppler_to_json(e));
+    if (!x.report_path.empty()) std::cout << format_doppler_table(e);
     std::cerr << "sarfuse: Doppler centroid estimated: " << e.centroid_hz << " Hz (ambiguity " << e.ambiguity
               << " from " << e.ambiguity_source << "; parameters file: " << radar.doppler_centroid_hz << " Hz)\n";
     radar.doppler_centroid_hz = e.centroid_hz;
