@@ -30,6 +30,76 @@ TEST(FftMath, RegisterDftsMatchTheDefinition) {
   check_dft<16>();
 }
 
+template <int R>
+static void check_odd_dft() {
+  const auto x = test::random_complex(R, 200 + R);
+  Cx<double> v[R];
+  for (int i = 0; i < R; ++i) v[i] = {x[i].real(), x[i].imag()};
+  cuda::fft::dft_odd<R>(v);
+  const auto ref = test::direct_dft(x, -1);
+  std::vector<std::complex<double>> got(R);
+  for (int i = 0; i < R; ++i) got[i] = {v[i].re, v[i].im};
+  EXPECT_LT(test::rel_l2(got, ref), 1e-15) << "radix " << R;
+}
+
+TEST(FftMath, OddRadixDftsMatchTheDefinition) {
+  check_odd_dft<3>();
+  check_odd_dft<5>();
+  check_odd_dft<7>();
+}
+
+// Mixed radix (the FFT-family issue's non-power-of-two sizes): the Stockham index and twiddle math is
+// radix-generic, so the same schedule with 3/5/7 passes gives the DFT; emulated in float.
+TEST(FftMath, MixedRadixStockhamMatchesFloat64) {
+  for (int n : {7680, 1536, 6000, 4704, 10125, 3 * 5 * 7 * 16}) {
+    int radices[32];
+    const int passes = cuda::fft::mixed_radix_schedule(n, radices);
+    ASSERT_GT(passes, 0) << n;
+    int product = 1;
+    for (int p = 0; p < passes; ++p) product *= radices[p];
+    EXPECT_EQ(product, n);
+    const auto x = test::random_complex(static_cast<std::size_t>(n), 31 + n);
+    std::vector<Cx<float>> a(n), b(n), tw(n);
+    for (int i = 0; i < n; ++i) a[i] = {static_cast<float>(x[i].real()), static_cast<float>(x[i].imag())};
+    for (int k = 0; k < n; ++k) {
+      const std::complex<double> w = std::polar(1.0, -2.0 * M_PI * k / n);
+      tw[k] = {static_cast<float>(w.real()), static_cast<float>(w.imag())};
+    }
+    int ns = 1;
+    for (int p = 0; p < passes; ++p) {
+      const int radix = radices[p];
+      for (int j = 0; j < n / radix; ++j) {
+        Cx<float> v[16];
+        for (int r = 0; r < radix; ++r) {
+          v[r] = a[cuda::fft::stockham_input(j, r, n, radix)];
+          if (r > 0 && ns > 1) v[r] = v[r] * tw[cuda::fft::stockham_twiddle(j, r, ns, n, radix)];
+        }
+        switch (radix) {
+          case 2: cuda::fft::dft<2>(v); break;
+          case 3: cuda::fft::dft_odd<3>(v); break;
+          case 4: cuda::fft::dft<4>(v); break;
+          case 5: cuda::fft::dft_odd<5>(v); break;
+          case 7: cuda::fft::dft_odd<7>(v); break;
+          case 8: cuda::fft::dft<8>(v); break;
+          default: cuda::fft::dft<16>(v); break;
+        }
+        for (int r = 0; r < radix; ++r) b[cuda::fft::stockham_output(j, r, ns, radix)] = v[r];
+      }
+      std::swap(a, b);
+      ns *= radix;
+    }
+    std::vector<std::complex<double>> ref(x.begin(), x.end()), got(n);
+    core::FftPlan<double> plan({n, 1, 1, n}, core::FftDirection::forward, ref.data(), ref.data(), FftPlanning::estimate);
+    plan.execute(ref.data(), ref.data());
+    for (int i = 0; i < n; ++i) got[i] = {a[i].re, a[i].im};
+    const double e = test::rel_l2(got, ref);
+    std::printf("mixed radix %5d (%d passes): relative L2 vs float64 %.3e\n", n, passes, e);
+    EXPECT_LT(e, 2e-6) << n;
+  }
+  int r[32];
+  EXPECT_EQ(cuda::fft::mixed_radix_schedule(11 * 16, r), 0);  // 11 is not a supported radix
+}
+
 TEST(FftMath, PassSchedule) {
   EXPECT_EQ(cuda::fft::pass_count(4096, 16), 3);
   EXPECT_EQ(cuda::fft::pass_count(8192, 16), 4);

@@ -85,6 +85,92 @@ SARFUSE_HD inline void dft(Cx<T>* v) {
   }
 }
 
+// cos and sin of 2 pi k / R for the odd radices 3, 5, 7 (k = 0..R-1), to 20 digits.
+template <int R>
+SARFUSE_HD inline double unit_cos_odd(int k) {
+  if constexpr (R == 3) {
+    constexpr double c[3] = {1.0, -0.5, -0.5};
+    return c[k];
+  } else if constexpr (R == 5) {
+    constexpr double c[5] = {1.0, 0.30901699437494742410, -0.80901699437494742410, -0.80901699437494742410,
+                             0.30901699437494742410};
+    return c[k];
+  } else {
+    constexpr double c[7] = {1.0, 0.62348980185873353053, -0.22252093395631440429, -0.90096886790241912624,
+                             -0.90096886790241912624, -0.22252093395631440429, 0.62348980185873353053};
+    return c[k];
+  }
+}
+template <int R>
+SARFUSE_HD inline double unit_sin_odd(int k) {
+  if constexpr (R == 3) {
+    constexpr double s[3] = {0.0, 0.86602540378443864676, -0.86602540378443864676};
+    return s[k];
+  } else if constexpr (R == 5) {
+    constexpr double s[5] = {0.0, 0.95105651629515357212, 0.58778525229247312917, -0.58778525229247312917,
+                             -0.95105651629515357212};
+    return s[k];
+  } else {
+    constexpr double s[7] = {0.0, 0.78183148246802980871, 0.97492791218182360702, 0.43388373911755812048,
+                             -0.43388373911755812048, -0.97492791218182360702, -0.78183148246802980871};
+    return s[k];
+  }
+}
+
+// In-place forward DFT of an odd prime radix (3, 5, 7) in registers, by the symmetric pairs
+// a_k = x_k + x_{R-k}, b_k = x_k - x_{R-k}: X_m = A_m - i B_m and X_{R-m} = A_m + i B_m with
+// A_m = x_0 + sum_k a_k cos(2 pi k m / R), B_m = sum_k b_k sin(2 pi k m / R): (R-1)^2/2 real
+// multiply-adds per component instead of (R-1)^2.
+template <int R, class T>
+SARFUSE_HD inline void dft_odd(Cx<T>* v) {
+  static_assert(R == 3 || R == 5 || R == 7, "odd radix must be 3, 5 or 7");
+  constexpr int H = (R - 1) / 2;
+  Cx<T> a[H], b[H];
+  Cx<T> sum = v[0];
+#pragma unroll
+  for (int k = 1; k <= H; ++k) {
+    a[k - 1] = v[k] + v[R - k];
+    b[k - 1] = v[k] - v[R - k];
+    sum = sum + a[k - 1];
+  }
+  Cx<T> out[R];
+  out[0] = sum;
+#pragma unroll
+  for (int m = 1; m <= H; ++m) {
+    Cx<T> am = v[0], bm{T(0), T(0)};
+#pragma unroll
+    for (int k = 1; k <= H; ++k) {
+      const int km = (k * m) % R;
+      am = am + scale(a[k - 1], static_cast<T>(unit_cos_odd<R>(km)));
+      bm = bm + scale(b[k - 1], static_cast<T>(unit_sin_odd<R>(km)));
+    }
+    out[m] = am + mul_minus_i(bm);
+    out[R - m] = am - mul_minus_i(bm);
+  }
+#pragma unroll
+  for (int m = 0; m < R; ++m) v[m] = out[m];
+}
+
+// The pass radices of an n-point mixed-radix transform, n = 2^a 3^b 5^c 7^d: the odd radices first
+// (7s, 5s, 3s), then radix-16 passes and one pass for the remaining power of two. Returns the number
+// of passes (0 when n has another prime factor); radices[] gets them in order (at most 32).
+SARFUSE_HD inline int mixed_radix_schedule(int n, int* radices) {
+  int count = 0;
+  const int odd[3] = {7, 5, 3};
+  for (int i = 0; i < 3; ++i)
+    while (n % odd[i] == 0) {
+      radices[count++] = odd[i];
+      n /= odd[i];
+    }
+  if (n & (n - 1)) return 0;  // another prime left
+  while (n >= 16) {
+    radices[count++] = 16;
+    n /= 16;
+  }
+  if (n > 1) radices[count++] = n;
+  return count;
+}
+
 SARFUSE_HD constexpr int stockham_input(int j, int r, int n, int radix) { return j + r * (n / radix); }
 SARFUSE_HD constexpr int stockham_output(int j, int r, int ns, int radix) {
   return (j / ns) * ns * radix + (j % ns) + r * ns;
