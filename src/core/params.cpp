@@ -100,7 +100,7 @@ ParamsFile parse_params(const std::string& text, const std::string& source) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse errors, and numbers out of range (4e1256: found by fuzzing)
     throw Error(source + ": not valid JSON: " + e.what());
   }
   if (!j.is_object()) throw Error(source + ": expected a JSON object with a \"radar\" section");

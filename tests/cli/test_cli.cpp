@@ -414,6 +414,8 @@ TEST_F(Cli, BadInputsFailCleanly) {
                "range_sampling_rate_hz: must be > 0");
   focus_params("params-wrong-type", params_with("strprf.json", "\"prf_hz\": ", "\"prf_hz\": \"fast\", \"x\": "),
                "radar.prf_hz");
+  focus_params("params-number-overflow",
+               params_with("hugeprf.json", "\"prf_hz\": ", "\"prf_hz\": 4e1256, \"x\": "), "not valid JSON");
   write_text_file(path("broken.json"), "{ \"radar\": ");
   focus_params("params-not-json", path("broken.json"), "not valid JSON");
   write_text_file(path("array.json"), "[1, 2, 3]");
