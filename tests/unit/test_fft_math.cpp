@@ -48,6 +48,8 @@ TEST(FftMath, OddRadixDftsMatchTheDefinition) {
   check_odd_dft<7>();
 }
 
+static std::vector<Cx<float>> emulate_schedule(const std::vector<std::complex<double>>& x, const std::vector<int>& radices);
+
 // Mixed radix (the FFT-family issue's non-power-of-two sizes): the Stockham index and twiddle math is
 // radix-generic, so the same schedule with 3/5/7 passes gives the DFT; emulated in float.
 TEST(FftMath, MixedRadixStockhamMatchesFloat64) {
@@ -59,35 +61,7 @@ TEST(FftMath, MixedRadixStockhamMatchesFloat64) {
     for (int p = 0; p < passes; ++p) product *= radices[p];
     EXPECT_EQ(product, n);
     const auto x = test::random_complex(static_cast<std::size_t>(n), 31 + n);
-    std::vector<Cx<float>> a(n), b(n), tw(n);
-    for (int i = 0; i < n; ++i) a[i] = {static_cast<float>(x[i].real()), static_cast<float>(x[i].imag())};
-    for (int k = 0; k < n; ++k) {
-      const std::complex<double> w = std::polar(1.0, -2.0 * M_PI * k / n);
-      tw[k] = {static_cast<float>(w.real()), static_cast<float>(w.imag())};
-    }
-    int ns = 1;
-    for (int p = 0; p < passes; ++p) {
-      const int radix = radices[p];
-      for (int j = 0; j < n / radix; ++j) {
-        Cx<float> v[16];
-        for (int r = 0; r < radix; ++r) {
-          v[r] = a[cuda::fft::stockham_input(j, r, n, radix)];
-          if (r > 0 && ns > 1) v[r] = v[r] * tw[cuda::fft::stockham_twiddle(j, r, ns, n, radix)];
-        }
-        switch (radix) {
-          case 2: cuda::fft::dft<2>(v); break;
-          case 3: cuda::fft::dft_odd<3>(v); break;
-          case 4: cuda::fft::dft<4>(v); break;
-          case 5: cuda::fft::dft_odd<5>(v); break;
-          case 7: cuda::fft::dft_odd<7>(v); break;
-          case 8: cuda::fft::dft<8>(v); break;
-          default: cuda::fft::dft<16>(v); break;
-        }
-        for (int r = 0; r < radix; ++r) b[cuda::fft::stockham_output(j, r, ns, radix)] = v[r];
-      }
-      std::swap(a, b);
-      ns *= radix;
-    }
+    const auto a = emulate_schedule(x, std::vector<int>(radices, radices + passes));
     std::vector<std::complex<double>> ref(x.begin(), x.end()), got(n);
     core::FftPlan<double> plan({n, 1, 1, n}, core::FftDirection::forward, ref.data(), ref.data(), FftPlanning::estimate);
     plan.execute(ref.data(), ref.data());
@@ -111,9 +85,9 @@ TEST(FftMath, PassSchedule) {
   for (int i = 0; i < 4096; ++i) EXPECT_EQ(seen[cuda::fft::smem_index(i)]++, 0);
 }
 
-// The kernels' schedule on the host: radix-16 passes, the last taking what remains, float data,
-// twiddles from a float table of exp(-2 pi i k / n).
-static std::vector<Cx<float>> emulate_stockham(const std::vector<std::complex<double>>& x, int max_radix) {
+// A Stockham schedule on the host, float data, twiddles from a float table of exp(-2 pi i k / n):
+// the kernels' radix-16 schedule, or any list of radices (mixed radix).
+static std::vector<Cx<float>> emulate_schedule(const std::vector<std::complex<double>>& x, const std::vector<int>& radices) {
   const int n = static_cast<int>(x.size());
   std::vector<Cx<float>> a(n), b(n), tw(n);
   for (int i = 0; i < n; ++i) a[i] = {static_cast<float>(x[i].real()), static_cast<float>(x[i].imag())};
@@ -122,8 +96,7 @@ static std::vector<Cx<float>> emulate_stockham(const std::vector<std::complex<do
     tw[k] = {static_cast<float>(w.real()), static_cast<float>(w.imag())};
   }
   int ns = 1;
-  for (int p = 0; p < cuda::fft::pass_count(n, max_radix); ++p) {
-    const int radix = cuda::fft::pass_radix(n, max_radix, p);
+  for (const int radix : radices) {
     for (int j = 0; j < n / radix; ++j) {
       Cx<float> v[16];
       for (int r = 0; r < radix; ++r) {
@@ -132,7 +105,10 @@ static std::vector<Cx<float>> emulate_stockham(const std::vector<std::complex<do
       }
       switch (radix) {
         case 2: cuda::fft::dft<2>(v); break;
+        case 3: cuda::fft::dft_odd<3>(v); break;
         case 4: cuda::fft::dft<4>(v); break;
+        case 5: cuda::fft::dft_odd<5>(v); break;
+        case 7: cuda::fft::dft_odd<7>(v); break;
         case 8: cuda::fft::dft<8>(v); break;
         default: cuda::fft::dft<16>(v); break;
       }
@@ -142,6 +118,13 @@ static std::vector<Cx<float>> emulate_stockham(const std::vector<std::complex<do
     ns *= radix;
   }
   return a;
+}
+
+static std::vector<Cx<float>> emulate_stockham(const std::vector<std::complex<double>>& x, int max_radix) {
+  const int n = static_cast<int>(x.size());
+  std::vector<int> radices;
+  for (int p = 0; p < cuda::fft::pass_count(n, max_radix); ++p) radices.push_back(cuda::fft::pass_radix(n, max_radix, p));
+  return emulate_schedule(x, radices);
 }
 
 class StockhamSizes : public ::testing::TestWithParam<int> {};
