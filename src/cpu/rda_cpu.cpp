@@ -17,6 +17,7 @@
 #include "core/fft.hpp"
 #include "core/filters.hpp"
 #include "core/geometry.hpp"
+#include "core/raw_rows.hpp"
 #include "sarfuse/error.hpp"
 
 namespace sarfuse::cpu {
@@ -26,32 +27,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-template <class T>
-void convert_row(const RawView& raw, std::size_t i, std::complex<T>* dst) {
-  const std::size_t n = raw.samples;
-  switch (raw.type) {
-    case SampleType::complex64: {
-      const auto* src = static_cast<const std::complex<float>*>(raw.data) + i * n;
-      for (std::size_t j = 0; j < n; ++j) dst[j] = std::complex<T>(src[j].real(), src[j].imag());
-      break;
-    }
-    case SampleType::complex128: {
-      const auto* src = static_cast<const std::complex<double>*>(raw.data) + i * n;
-      for (std::size_t j = 0; j < n; ++j) dst[j] = std::complex<T>(static_cast<T>(src[j].real()), static_cast<T>(src[j].imag()));
-      break;
-    }
-    case SampleType::int8_iq: {
-      const auto* src = static_cast<const std::int8_t*>(raw.data) + 2 * i * n;
-      for (std::size_t j = 0; j < n; ++j) dst[j] = std::complex<T>(src[2 * j], src[2 * j + 1]);
-      break;
-    }
-    case SampleType::int16_iq: {
-      const auto* src = static_cast<const std::int16_t*>(raw.data) + 2 * i * n;
-      for (std::size_t j = 0; j < n; ++j) dst[j] = std::complex<T>(src[2 * j], src[2 * j + 1]);
-      break;
-    }
-  }
-}
 
 // 16-byte SIMD vectors through the GCC/Clang vector extension.
 template <class T>
@@ -141,7 +116,7 @@ class CpuRda final : public PlanImpl {
     for (std::size_t i = 0; i < lines; ++i) {
       if (interrupted()) continue;
       cplx* r = row(i);
-      convert_row<T>(raw, i, r);
+      core::convert_row<T>(raw, i, r);
       std::fill(r + samples, r + nfft, cplx(0));
       range_fwd_.execute(r, r);
       const cplx* h = range_filter_.data();

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/raw_rows.hpp"
 #include "io/mat.hpp"
 #include "sarfuse/error.hpp"
 
@@ -47,22 +48,7 @@ ComplexImage correct_raw(const RawView& raw, const RawCorrections& c, Correction
     throw Error("gain correction: " + std::to_string(c.gain_db.size()) + " gains for " + std::to_string(raw.lines) + " lines");
   ComplexImage out(raw.lines, raw.samples);
   const std::size_t n = raw.lines * raw.samples;
-  for (std::size_t k = 0; k < n; ++k) {
-    switch (raw.type) {
-      case SampleType::complex64: out.data()[k] = static_cast<const std::complex<float>*>(raw.data)[k]; break;
-      case SampleType::complex128: out.data()[k] = std::complex<float>(static_cast<const std::complex<double>*>(raw.data)[k]); break;
-      case SampleType::int8_iq: {
-        const auto* s = static_cast<const std::int8_t*>(raw.data);
-        out.data()[k] = {static_cast<float>(s[2 * k]), static_cast<float>(s[2 * k + 1])};
-        break;
-      }
-      case SampleType::int16_iq: {
-        const auto* s = static_cast<const std::int16_t*>(raw.data);
-        out.data()[k] = {static_cast<float>(s[2 * k]), static_cast<float>(s[2 * k + 1])};
-        break;
-      }
-    }
-  }
+  for (std::size_t i = 0; i < raw.lines; ++i) core::convert_row<float>(raw, i, out.row(i));
   CorrectionStats st;
   if (c.dc_offset || c.iq_balance) {
     double si = 0, sq = 0;

@@ -11,6 +11,7 @@
 
 #include "core/fft.hpp"
 #include "core/filters.hpp"
+#include "core/raw_rows.hpp"
 #include "core/threads.hpp"
 #include "sarfuse/doppler.hpp"
 #include "sarfuse/error.hpp"
@@ -24,31 +25,6 @@ namespace {
 using cf = std::complex<float>;
 using cd = std::complex<double>;
 
-void load_row(const RawView& raw, std::size_t i, cf* dst) {
-  const std::size_t n = raw.samples;
-  switch (raw.type) {
-    case SampleType::complex64: {
-      const auto* s = static_cast<const cf*>(raw.data) + i * n;
-      std::copy(s, s + n, dst);
-      break;
-    }
-    case SampleType::complex128: {
-      const auto* s = static_cast<const cd*>(raw.data) + i * n;
-      for (std::size_t j = 0; j < n; ++j) dst[j] = cf(s[j]);
-      break;
-    }
-    case SampleType::int8_iq: {
-      const auto* s = static_cast<const std::int8_t*>(raw.data) + 2 * i * n;
-      for (std::size_t j = 0; j < n; ++j) dst[j] = cf(s[2 * j], s[2 * j + 1]);
-      break;
-    }
-    case SampleType::int16_iq: {
-      const auto* s = static_cast<const std::int16_t*>(raw.data) + 2 * i * n;
-      for (std::size_t j = 0; j < n; ++j) dst[j] = cf(s[2 * j], s[2 * j + 1]);
-      break;
-    }
-  }
-}
 
 // Least-squares polynomial (weighted) in x; returns coefficients, lowest order first.
 std::vector<double> fit_poly(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& w,
@@ -151,7 +127,7 @@ DopplerEstimate estimate_doppler(const RadarParams& radar, const RawView& raw, c
       // Range compression of a line: full band and both looks.
       auto compress = [&](std::size_t line, std::vector<cf> (&out)[3]) {
         std::fill(spec.begin(), spec.end(), cf(0));
-        load_row(raw, line, spec.data());
+        core::convert_row<float>(raw, line, spec.data());
         fwd.execute(spec.data(), spec.data());
         for (std::size_t m = 0; m < nfft; ++m) {
           const cf x = spec[m] * hf[m];
