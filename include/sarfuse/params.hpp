@@ -19,8 +19,13 @@ struct RadarParams {
   double prf_hz = 0;
   double effective_velocity_m_s = 0;
   double near_range_m = 0;         // range whose echo CENTRE falls on column 0
-  double doppler_centroid_hz = 0;  // absolute, may be several PRFs from 0
+  double doppler_centroid_hz = 0;  // absolute, may be several PRFs from 0; at the reference range below
   double antenna_length_m = 0;
+  // Range dependence of the centroid (optional): f_dc(R) = doppler_centroid_hz +
+  // sum_i doppler_centroid_range_coefficients[i] (R - doppler_centroid_reference_range_m)^(i+1),
+  // coefficients in Hz/m, Hz/m^2, ... Empty: the same centroid at every range.
+  double doppler_centroid_reference_range_m = 0;
+  std::vector<double> doppler_centroid_range_coefficients;
 
   double wavelength_m() const { return kSpeedOfLight / carrier_frequency_hz; }
   double range_spacing_m() const { return kSpeedOfLight / (2.0 * range_sampling_rate_hz); }
@@ -30,6 +35,8 @@ struct RadarParams {
   int replica_length() const { return 2 * replica_half_length() + 1; }
   // Slant range (m) of column j.
   double range_of_column(double j) const { return near_range_m + j * range_spacing_m(); }
+  // Absolute Doppler centroid at slant range r (Hz).
+  double doppler_centroid_at(double r) const;
 };
 
 struct Target {

@@ -1,6 +1,7 @@
 #include "core/filters.hpp"
 
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/fft.hpp"
@@ -39,19 +40,54 @@ std::vector<std::complex<double>> range_matched_filter(const RadarParams& radar,
   return spec;
 }
 
-std::vector<DopplerRow> doppler_rows(const RadarParams& radar, std::size_t lines, std::size_t samples,
-                                     bool src_on, const Window& azimuth_window, double azimuth_bandwidth_hz) {
+AzimuthFilter azimuth_filter(const RadarParams& radar, std::size_t lines, std::size_t samples, bool src_on,
+                             const Window& azimuth_window, double azimuth_bandwidth_hz) {
   const double lambda = radar.wavelength_m();
   const double v = radar.effective_velocity_m_s;
   const double dr = radar.range_spacing_m();
+  const double prf = radar.prf_hz;
   const double r_ref = radar.range_of_column(0.5 * static_cast<double>(samples));
-  const double band = azimuth_bandwidth_hz > 0 ? azimuth_bandwidth_hz : radar.prf_hz;
-  const bool band_limited = azimuth_window.kind != Window::Kind::none || band < radar.prf_hz;
-  std::vector<DopplerRow> rows(lines);
+  AzimuthFilter az;
+  double lo = radar.doppler_centroid_at(radar.range_of_column(0)), hi = lo;
+  std::vector<double> centroid;
+  if (!radar.doppler_centroid_range_coefficients.empty()) {
+    centroid.resize(samples);
+    for (std::size_t j = 0; j < samples; ++j) {
+      centroid[j] = radar.doppler_centroid_at(radar.range_of_column(static_cast<double>(j)));
+      lo = std::min(lo, centroid[j]);
+      hi = std::max(hi, centroid[j]);
+    }
+  }
+  az.centre_hz = 0.5 * (lo + hi);
+  az.centroid_spread_hz = hi - lo;
+  const double widest = prf - az.centroid_spread_hz;
+  if (!(widest > 0.05 * prf))
+    throw Error("radar.doppler_centroid_range_coefficients: the centroid varies by " + std::to_string(hi - lo) +
+                " Hz over the swath; expected less than 95 % of the PRF (" + std::to_string(prf) + " Hz)");
+  az.bandwidth_hz = azimuth_bandwidth_hz > 0 ? azimuth_bandwidth_hz : prf;
+  if (az.bandwidth_hz > widest) {
+    if (azimuth_bandwidth_hz > 0)
+      az.note = "processed azimuth bandwidth reduced from " + std::to_string(azimuth_bandwidth_hz) + " to " +
+                std::to_string(widest) + " Hz: PRF minus the centroid's variation over the swath\n";
+    az.bandwidth_hz = widest;
+  }
+  const double band = az.bandwidth_hz;
+  const bool per_column = !centroid.empty();
+  const bool band_limited = per_column || azimuth_window.kind != Window::Kind::none || band < prf;
+  if (per_column) {
+    az.column_shift.resize(samples);
+    for (std::size_t j = 0; j < samples; ++j) az.column_shift[j] = (centroid[j] - az.centre_hz) / band;
+    az.window.resize(AzimuthFilter::kWindowIntervals + 1);
+    for (int i = 0; i <= AzimuthFilter::kWindowIntervals; ++i) {
+      const double x = -0.5 + static_cast<double>(i) / AzimuthFilter::kWindowIntervals;
+      az.window[i] = azimuth_window.kind == Window::Kind::none ? 1.0 : azimuth_window.weight(x);
+    }
+  }
+  const double shift_lo = (lo - az.centre_hz) / band, shift_hi = (hi - az.centre_hz) / band;
+  az.rows.resize(lines);
   for (std::size_t k = 0; k < lines; ++k) {
-    DopplerRow& row = rows[k];
-    row.f_eta = absolute_doppler(static_cast<long>(k), static_cast<long>(lines), radar.prf_hz,
-                                 radar.doppler_centroid_hz);
+    DopplerRow& row = az.rows[k];
+    row.f_eta = absolute_doppler(static_cast<long>(k), static_cast<long>(lines), prf, az.centre_hz);
     const double dm1 = migration_d_minus_one(row.f_eta, lambda, v);  // D - 1
     const double inv_d_minus_one = -dm1 / (1.0 + dm1);                 // 1/D - 1
     row.rcmc_slope = 1.0 + inv_d_minus_one;
@@ -63,16 +99,19 @@ std::vector<DopplerRow> doppler_rows(const RadarParams& radar, std::size_t lines
     // peak phase equal to its own phase.
     row.az_phase0 = azimuth_phase_mod_2pi(radar.near_range_m, dm1, lambda) + 0.25 * M_PI;
     row.az_phase_step = azimuth_phase_mod_2pi(dr, dm1, lambda);
-    Window rect;  // kind none
-    const Window& w = azimuth_window.kind == Window::Kind::none ? rect : azimuth_window;
+    row.band_x = (row.f_eta - az.centre_hz) / band;
     double weight = 1.0;
-    if (band_limited) {
-      const double x = (row.f_eta - radar.doppler_centroid_hz) / band;
-      weight = std::abs(x) <= 0.5 ? w.weight(x) : 0.0;
+    if (per_column) {
+      // Inside the band of some column: |x - shift| <= 1/2 for a shift in [shift_lo, shift_hi].
+      const double x = row.band_x;
+      weight = (x - shift_hi <= 0.5 && x - shift_lo >= -0.5) ? 1.0 : 0.0;
+    } else if (band_limited) {
+      const double x = row.band_x;
+      weight = std::abs(x) <= 0.5 ? (azimuth_window.kind == Window::Kind::none ? 1.0 : azimuth_window.weight(x)) : 0.0;
     }
     row.weight = weight / static_cast<double>(lines);
   }
-  return rows;
+  return az;
 }
 
 double azimuth_phase_mod_2pi(double r, double d_minus_one, double wavelength) {

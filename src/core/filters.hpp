@@ -3,8 +3,10 @@
 #pragma once
 #include <complex>
 #include <cstddef>
+#include <string>
 #include <vector>
 
+#include "core/geometry.hpp"  // SARFUSE_HD
 #include "sarfuse/params.hpp"
 #include "sarfuse/plan.hpp"
 
@@ -29,27 +31,69 @@ struct DopplerRow {
   double src_inverse_rate = 0;  // 1/K_src (s^2): SRC filter exp(-j pi f_r^2 src_inverse_rate); 0 = off
   double az_phase0 = 0;      // 4 pi near D / lambda (mod 2 pi) + pi/4
   double az_phase_step = 0;  // 4 pi dr D / lambda    (mod 2 pi)
-  double weight = 0;         // azimuth window x 1/Na (0 outside the processed band)
+  double weight = 0;         // azimuth window x 1/Na (0 outside the processed band); with a range-dependent
+                             // band: 1/Na when some column of the row is inside it, else 0
+  double band_x = 0;         // (f_eta - band centre) / processed bandwidth
 };
 
-std::vector<DopplerRow> doppler_rows(const RadarParams& radar, std::size_t lines, std::size_t samples,
-                                     bool src_on, const Window& azimuth_window, double azimuth_bandwidth_hz);
+// The azimuth filter of a plan: one DopplerRow per azimuth bin, and, when the Doppler centroid varies
+// over the swath, the per-column position of the processed band.
+//
+// A range-dependent centroid f_dc(R) moves the processed band with the column. Every bin keeps ONE
+// absolute Doppler (the alias nearest the centre of the swath's centroid range) for all columns: the
+// processed bandwidth is at most PRF - (max f_dc - min f_dc), so no column's band reaches another
+// alias of the bin, and the SRC (one filter per row, applied over range frequency), the RCMC and the
+// azimuth phase of each row are exact for every column whose band contains the bin. Only the window
+// weight varies along the row: W((f_eta - f_dc(R_j)) / B) = W(band_x - column_shift[j]).
+struct AzimuthFilter {
+  std::vector<DopplerRow> rows;
+  double bandwidth_hz = 0;        // processed
+  double centre_hz = 0;           // band centre at mid swath (the alias reference)
+  double centroid_spread_hz = 0;  // max - min of f_dc over the swath
+  std::vector<double> column_shift;  // (f_dc(R_j) - centre) / bandwidth; empty: the centroid is constant
+  std::vector<double> window;        // W(x) at x = -1/2 + i / kWindowIntervals, i = 0 .. kWindowIntervals
+  std::string note;                  // set when the requested bandwidth was reduced
+  static constexpr int kWindowIntervals = 4096;
+};
+
+AzimuthFilter azimuth_filter(const RadarParams& radar, std::size_t lines, std::size_t samples, bool src_on,
+                             const Window& azimuth_window, double azimuth_bandwidth_hz);
+
+// Window weight at x from a table of intervals + 1 samples over [-1/2, 1/2], linearly interpolated
+// (4096 intervals: within 2e-7 of the window for Hamming and Kaiser); 0 outside.
+template <class F>
+SARFUSE_HD inline F window_lerp(const F* table, int intervals, F x) {
+  if (!(x >= F(-0.5) && x <= F(0.5))) return F(0);
+  const F pos = (x + F(0.5)) * static_cast<F>(intervals);
+  int i = static_cast<int>(pos);
+  i = i < intervals - 1 ? i : intervals - 1;
+  const F t = pos - static_cast<F>(i);
+  return table[i] + t * (table[i + 1] - table[i]);
+}
 
 // 4 pi r D / lambda modulo 2 pi, exact in float64 although the phase itself reaches 1e8 rad.
 double azimuth_phase_mod_2pi(double r, double d_minus_one, double wavelength);
 
 // Windowed-sinc interpolation kernels tabulated at `fractions` sub-sample positions.
 // Row r (fraction r / fractions) holds taps weights for input offsets -taps/2+1 .. taps/2 from
-// floor(position); each row sums to 1.
+// floor(position); each row sums to 1. Backends blend the two rows around a fraction linearly: the
+// kernel then varies continuously with the position, so the RCMC's response is a smooth function of
+// Doppler (a nearest-row lookup makes it a staircase, whose steps put long tails on the azimuth
+// impulse response and make two azimuth grids, e.g. two block lengths, disagree at 3e-5).
 struct SincTable {
   int taps = 8;
   int fractions = 2048;
   std::vector<double> weights;  // (fractions + 1) x taps
-  const double* row_for(double frac) const {
-    const int r = static_cast<int>(frac * fractions + 0.5);
-    return weights.data() + static_cast<std::size_t>(r) * taps;
-  }
 };
+// Row index and blend factor of fraction `frac` in [0, 1]: weights = row[r] + t (row[r + 1] - row[r]).
+template <class F>
+SARFUSE_HD inline int sinc_row_blend(F frac, int fractions, F& t) {
+  const F pos = frac * static_cast<F>(fractions);
+  int r = static_cast<int>(pos);
+  r = r < fractions - 1 ? r : fractions - 1;
+  t = pos - static_cast<F>(r);
+  return r;
+}
 SincTable make_sinc_table(int taps, int fractions = 2048, double kaiser_beta = 2.5);
 
 }  // namespace sarfuse::core

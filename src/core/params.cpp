@@ -50,6 +50,15 @@ void require(bool ok, const std::string& source, const std::string& field, const
 
 }  // namespace
 
+double RadarParams::doppler_centroid_at(double r) const {
+  double f = 0, dr = r - doppler_centroid_reference_range_m, power = dr;
+  for (double c : doppler_centroid_range_coefficients) {
+    f += c * power;
+    power *= dr;
+  }
+  return doppler_centroid_hz + f;
+}
+
 void validate(const RadarParams& r, const std::string& src) {
   require(r.carrier_frequency_hz > 0, src, "radar.carrier_frequency_hz", "> 0", r.carrier_frequency_hz);
   require(r.range_sampling_rate_hz > 0, src, "radar.range_sampling_rate_hz", "> 0", r.range_sampling_rate_hz);
@@ -66,6 +75,12 @@ void validate(const RadarParams& r, const std::string& src) {
              fmt(r.range_sampling_rate_hz) + " Hz (the chirp would alias)");
   if (r.replica_half_length() < 1)
     fail(src, "radar.pulse_duration_s", "pulse shorter than 3 range samples (" + fmt(r.pulse_duration_s) + " s)");
+  for (std::size_t i = 0; i < r.doppler_centroid_range_coefficients.size(); ++i)
+    if (!std::isfinite(r.doppler_centroid_range_coefficients[i]))
+      fail(src, "radar.doppler_centroid_range_coefficients[" + std::to_string(i) + "]", "must be finite");
+  if (!r.doppler_centroid_range_coefficients.empty())
+    require(r.doppler_centroid_reference_range_m > 0, src, "radar.doppler_centroid_reference_range_m",
+            "> 0 when doppler_centroid_range_coefficients are given", r.doppler_centroid_reference_range_m);
   const double edge = std::abs(r.doppler_centroid_hz) + 0.5 * r.prf_hz;
   if (r.wavelength_m() * edge / (2 * r.effective_velocity_m_s) >= 0.5)
     fail(src, "radar.doppler_centroid_hz",
@@ -118,6 +133,18 @@ ParamsFile parse_params(const std::string& text, const std::string& source) {
   r.near_range_m = get_number(jr, "radar", "near_range_m", source);
   r.doppler_centroid_hz = get_number(jr, "radar", "doppler_centroid_hz", source, 0.0);
   r.antenna_length_m = get_number(jr, "radar", "antenna_length_m", source, 0.0);
+  r.doppler_centroid_reference_range_m = get_number(jr, "radar", "doppler_centroid_reference_range_m", source, 0.0);
+  if (jr.contains("doppler_centroid_range_coefficients")) {
+    const json& c = jr.at("doppler_centroid_range_coefficients");
+    const std::string field = "radar.doppler_centroid_range_coefficients";
+    if (!c.is_array() || c.size() > 4)
+      fail(source, field, "expected an array of at most 4 numbers (Hz/m, Hz/m^2, ...), got " + c.dump());
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      if (!c[i].is_number() || !std::isfinite(c[i].get<double>()))
+        fail(source, field + "[" + std::to_string(i) + "]", "expected a finite number, got " + c[i].dump());
+      r.doppler_centroid_range_coefficients.push_back(c[i].get<double>());
+    }
+  }
   validate(r, source);
 
   if (j.contains("scene")) {
@@ -172,6 +199,10 @@ std::string to_json_text(const ParamsFile& p, int indent) {
                 {"near_range_m", r.near_range_m},
                 {"doppler_centroid_hz", r.doppler_centroid_hz},
                 {"antenna_length_m", r.antenna_length_m}};
+  if (!r.doppler_centroid_range_coefficients.empty()) {
+    j["radar"]["doppler_centroid_reference_range_m"] = r.doppler_centroid_reference_range_m;
+    j["radar"]["doppler_centroid_range_coefficients"] = r.doppler_centroid_range_coefficients;
+  }
   if (p.scene) {
     const SceneParams& s = *p.scene;
     json js = {{"azimuth_lines", s.azimuth_lines}, {"range_samples", s.range_samples}, {"seed", s.seed}};
@@ -188,7 +219,7 @@ std::string to_json_text(const ParamsFile& p, int indent) {
 
 ParamsFile default_scene() {
   ParamsFile p;
-  p.radar = RadarParams{9.6e9, 120e6, 2e13, 5e-6, 600, 150, 9360.0, 0, 2.0};
+  p.radar = RadarParams{9.6e9, 120e6, 2e13, 5e-6, 600, 150, 9360.0, 0, 2.0, 0, {}};
   SceneParams s;
   s.azimuth_lines = 1024;
   s.range_samples = 1024;

@@ -47,6 +47,7 @@ class CpuRda final : public PlanImpl {
   static constexpr std::size_t kBlock = 256 / sizeof(cplx);  // columns per azimuth block: 4 cache lines a row
   static constexpr int kPhasorBlock = 32;
   static constexpr std::size_t kPrefetchRows = 16;
+  static constexpr int kMaxTaps = 32;  // make_plan's bound on --rcmc-taps
 
   CpuRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft)
       : PlanImpl(r, na, nr, opt, n_fft, Backend::cpu) {
@@ -58,8 +59,9 @@ class CpuRda final : public PlanImpl {
     const auto hr = core::range_matched_filter(radar, nfft, options.range_window);
     range_filter_.resize(nfft);
     for (std::size_t m = 0; m < nfft; ++m) range_filter_[m] = cplx(hr[m]);
-    rows_ = core::doppler_rows(radar, lines, samples, options.src == SrcMode::on, options.azimuth_window,
+    az_ = core::azimuth_filter(radar, lines, samples, options.src == SrcMode::on, options.azimuth_window,
                                options.azimuth_bandwidth_hz);
+    notes += az_.note;
     sinc_ = core::make_sinc_table(options.rcmc_taps);
     // Each weight twice, to multiply interleaved (re, im) samples as one vector.
     sinc_weights_.resize(2 * sinc_.weights.size());
@@ -168,10 +170,11 @@ class CpuRda final : public PlanImpl {
     const double df = radar.range_sampling_rate_hz / static_cast<double>(nfft);
     const int taps = sinc_.taps;
     const long n = static_cast<long>(nfft);
+    const double inv_lines = 1.0 / static_cast<double>(lines);
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (std::size_t k = 0; k < lines; ++k) {
       if (interrupted()) continue;
-      const core::DopplerRow& dr = rows_[k];
+      const core::DopplerRow& dr = az_.rows[k];
       cplx* r = row(k);
       if (dr.weight == 0.0) {
         std::fill(r, r + samples, cplx(0));
@@ -188,7 +191,9 @@ class CpuRda final : public PlanImpl {
       std::complex<double> s = 1.0;
       const std::complex<double> step = std::polar(1.0, dr.az_phase_step);
       for (int m = 0; m < kPhasorBlock; ++m, s *= step) steps[m] = cplx(s);
-      std::complex<double> anchor = std::polar(dr.weight, dr.az_phase0);
+      // A range-dependent band weighs each column (AzimuthFilter); else the row's weight goes into the anchors.
+      const bool per_column = !az_.column_shift.empty();
+      std::complex<double> anchor = std::polar(per_column ? 1.0 : dr.weight, dr.az_phase0);
       const std::complex<double> block_step = std::polar(1.0, dr.az_phase_step * kPhasorBlock);
       for (std::size_t j0 = 0; j0 < samples; j0 += kPhasorBlock) {
         const cplx a(anchor);
@@ -198,12 +203,21 @@ class CpuRda final : public PlanImpl {
           // p >= 0 (offset >= 0, slope >= 1): truncation is floor, without a libm call.
           const double fl = static_cast<double>(static_cast<long>(p));
           const long i0 = static_cast<long>(fl) - taps / 2 + 1;
-          const T* w = sinc_weights_.data() + 2 * (sinc_.row_for(p - fl) - sinc_.weights.data());
+          double blend = 0;
+          const int sr = core::sinc_row_blend(p - fl, sinc_.fractions, blend);
+          const T* w0 = sinc_weights_.data() + 2 * static_cast<std::size_t>(sr) * taps;
+          const T* w1 = w0 + 2 * taps;
+          alignas(16) T w[2 * kMaxTaps];
+          const T tb = static_cast<T>(blend);
+          for (int q = 0; q < 2 * taps; ++q) w[q] = w0[q] + tb * (w1[q] - w0[q]);
           const bool inside = i0 >= 0 && i0 + taps <= n;
           const cplx acc = !inside ? interpolate_wrapped(rc, i0, w, taps, n)
                            : taps == 8 ? interpolate<8>(rc + i0, w, taps)
                                        : interpolate<0>(rc + i0, w, taps);
           r[j] = acc * (a * steps[j - j0]);
+          if (per_column)
+            r[j] *= static_cast<T>(core::window_lerp(az_.window.data(), core::AzimuthFilter::kWindowIntervals,
+                                                     dr.band_x - az_.column_shift[j]) * inv_lines);
         }
         anchor *= block_step;
       }
@@ -269,7 +283,7 @@ class CpuRda final : public PlanImpl {
   AlignedBuffer<cplx> work_;
   AlignedBuffer<cplx> scratch_;
   AlignedBuffer<cplx> range_filter_;
-  std::vector<core::DopplerRow> rows_;
+  core::AzimuthFilter az_;
   core::SincTable sinc_;
   std::vector<T> sinc_weights_;
   core::FftPlan<T> range_fwd_, range_inv_, az_fwd_, az_inv_;

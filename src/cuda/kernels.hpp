@@ -47,9 +47,17 @@ struct SincTableView {
   const float* weights;  // (fractions + 1) x taps
   int taps, fractions;
 };
+// The azimuth filter's weight when the processed band moves with range (core::AzimuthFilter):
+// weight(row, c) = window_lerp(row.band_x - column_shift[c]) * inv_lines. column_shift null: row.weight.
+struct AzimuthBandView {
+  const float* column_shift;
+  const float* window;  // intervals + 1 samples over [-1/2, 1/2]
+  int intervals;
+  float inv_lines;
+};
 void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows,
-                               double range_bin_hz, SincTableView sinc, const float2* twiddles,
-                               cudaStream_t stream);
+                               double range_bin_hz, SincTableView sinc, AzimuthBandView band,
+                               const float2* twiddles, cudaStream_t stream);
 
 // out (cols x rows, row pitch out_pitch) = transpose of in (rows x cols, row pitch in_pitch); 32 x 32
 // tiles through shared memory, both sides coalesced.
@@ -70,6 +78,7 @@ void launch_src_multiply(float2* data, int lines, int nfft, const core::DopplerR
                          float scale, cudaStream_t stream);
 void launch_rcmc(const float2* in, int in_pitch, int in_cols, float2* out, int lines, int nr,
                  const core::DopplerRow* rows, SincTableView sinc, cudaStream_t stream);
-void launch_azimuth_filter(float2* data, int lines, int nr, const core::DopplerRow* rows, cudaStream_t stream);
+void launch_azimuth_filter(float2* data, int lines, int nr, const core::DopplerRow* rows, AzimuthBandView band,
+                           cudaStream_t stream);
 
 }  // namespace sarfuse::cuda

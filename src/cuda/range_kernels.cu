@@ -205,23 +205,28 @@ __device__ __forceinline__ C32 src_factor(int m, int n, double q, double df) {
   return {cs, sn};
 }
 
-// Windowed-sinc interpolation of a circular row at position p (taps from `row(index)`).
+// Windowed-sinc interpolation of a circular row at position p (taps from `row(index)`), the weights
+// blended from the table's two rows around the fraction (core::sinc_row_blend).
 template <int Taps, class RowAt>
-__device__ __forceinline__ C32 rcmc_taps(RowAt row_at, int i0, const float* __restrict__ w, int taps) {
+__device__ __forceinline__ C32 rcmc_taps(RowAt row_at, int i0, const float* __restrict__ w, float blend, int taps) {
   C32 acc{0.f, 0.f};
-  if constexpr (Taps == 8) {  // the default kernel: unrolled, weights as two 16-byte loads
-    const float4 w0 = __ldg(reinterpret_cast<const float4*>(w)), w1 = __ldg(reinterpret_cast<const float4*>(w) + 1);
-    const float ws[8] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w};
+  if constexpr (Taps == 8) {  // the default kernel: unrolled, each table row as two 16-byte loads
+    const float4* w4 = reinterpret_cast<const float4*>(w);
+    const float4 a0 = __ldg(w4), a1 = __ldg(w4 + 1), b0 = __ldg(w4 + 2), b1 = __ldg(w4 + 3);
+    const float wa[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+    const float wb[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
 #pragma unroll
     for (int t = 0; t < 8; ++t) {
       const C32 x = row_at(i0 + t);
-      acc.re = fmaf(x.re, ws[t], acc.re);
-      acc.im = fmaf(x.im, ws[t], acc.im);
+      const float wt = fmaf(blend, wb[t] - wa[t], wa[t]);
+      acc.re = fmaf(x.re, wt, acc.re);
+      acc.im = fmaf(x.im, wt, acc.im);
     }
   } else {
     for (int t = 0; t < taps; ++t) {
       const C32 x = row_at(i0 + t);
-      const float wt = __ldg(w + t);
+      const float wa = __ldg(w + t);
+      const float wt = fmaf(blend, __ldg(w + taps + t) - wa, wa);
       acc.re = fmaf(x.re, wt, acc.re);
       acc.im = fmaf(x.im, wt, acc.im);
     }
@@ -229,21 +234,29 @@ __device__ __forceinline__ C32 rcmc_taps(RowAt row_at, int i0, const float* __re
   return acc;
 }
 
+// The azimuth filter's weight of column c of a Doppler row.
+__device__ __forceinline__ float band_weight(const core::DopplerRow& row, int c, const AzimuthBandView& band) {
+  if (band.column_shift == nullptr) return static_cast<float>(row.weight);
+  const float x = static_cast<float>(row.band_x) - __ldg(band.column_shift + c);
+  return core::window_lerp(band.window, band.intervals, x) * band.inv_lines;
+}
+
 template <class RowAt>
 __device__ __forceinline__ C32 rcmc_sample(RowAt row_at, double p, const float* __restrict__ sinc, int taps,
                                            int fractions) {
   const double fl = floor(p);
-  const int frac_row = static_cast<int>((p - fl) * fractions + 0.5);
+  float blend;
+  const int frac_row = core::sinc_row_blend(static_cast<float>(p - fl), fractions, blend);
   const int i0 = static_cast<int>(fl) - taps / 2 + 1;  // 32-bit index arithmetic: the loop is ALU-bound
   const float* w = sinc + static_cast<std::size_t>(frac_row) * taps;
-  return taps == 8 ? rcmc_taps<8>(row_at, i0, w, taps) : rcmc_taps<0>(row_at, i0, w, taps);
+  return taps == 8 ? rcmc_taps<8>(row_at, i0, w, blend, taps) : rcmc_taps<0>(row_at, i0, w, blend, taps);
 }
 
 template <int N>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
     range_doppler_kernel(float2* __restrict__ work, int lines, int nr, const core::DopplerRow* __restrict__ rows,
                          double df, const float* __restrict__ sinc, int taps, int fractions,
-                         const float2* __restrict__ tw) {
+                         AzimuthBandView band, const float2* __restrict__ tw) {
   extern __shared__ C32 smem[];
   constexpr int E = fft::kElems<N>, T = N / E;
   const LineSlot<N> slot(smem, lines);
@@ -271,7 +284,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
     C32 out{0.f, 0.f};
     if (row.weight != 0.0) {
       const C32 acc = rcmc_sample(row_at, row.rcmc_offset + row.rcmc_slope * c, sinc, taps, fractions);
-      const C32 ph = fft::scale(unit_phasor(row.az_phase0 + row.az_phase_step * c), static_cast<float>(row.weight));
+      const C32 ph = fft::scale(unit_phasor(row.az_phase0 + row.az_phase_step * c), band_weight(row, c, band));
       out = acc * ph;
     }
     line[c] = to_float2(out);
@@ -367,11 +380,11 @@ void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines
 }
 
 void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows, double df,
-                               SincTableView sinc, const float2* tw, cudaStream_t stream) {
+                               SincTableView sinc, AzimuthBandView band, const float2* tw, cudaStream_t stream) {
   dispatch_size(nfft, [&]<int N>() {
     set_smem<N>(reinterpret_cast<const void*>(&range_doppler_kernel<N>));
     range_doppler_kernel<N><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
-        work, lines, nr, rows, df, sinc.weights, sinc.taps, sinc.fractions, tw);
+        work, lines, nr, rows, df, sinc.weights, sinc.taps, sinc.fractions, band, tw);
     SARFUSE_LAUNCHED("range_doppler_rows");
   });
 }
@@ -424,12 +437,12 @@ __global__ void rcmc_kernel(const float2* __restrict__ in, int in_pitch, int in_
 }
 
 __global__ void azimuth_filter_kernel(float2* __restrict__ data, int lines, int nr,
-                                      const core::DopplerRow* __restrict__ rows) {
+                                      const core::DopplerRow* __restrict__ rows, AzimuthBandView band) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i >= static_cast<std::size_t>(lines) * nr) return;
   const int k = static_cast<int>(i / nr), c = static_cast<int>(i % nr);
   const core::DopplerRow& row = rows[k];
-  const C32 ph = fft::scale(unit_phasor(row.az_phase0 + row.az_phase_step * c), static_cast<float>(row.weight));
+  const C32 ph = fft::scale(unit_phasor(row.az_phase0 + row.az_phase_step * c), band_weight(row, c, band));
   data[i] = to_float2(row.weight != 0.0 ? to_c32(data[i]) * ph : C32{0.f, 0.f});
 }
 
@@ -490,9 +503,10 @@ void launch_rcmc(const float2* in, int in_pitch, int in_cols, float2* out, int l
   SARFUSE_LAUNCHED("rcmc");
 }
 
-void launch_azimuth_filter(float2* data, int lines, int nr, const core::DopplerRow* rows, cudaStream_t stream) {
+void launch_azimuth_filter(float2* data, int lines, int nr, const core::DopplerRow* rows, AzimuthBandView band,
+                           cudaStream_t stream) {
   azimuth_filter_kernel<<<blocks_for(static_cast<std::size_t>(lines) * nr, 256), 256, 0, stream>>>(data, lines, nr,
-                                                                                                  rows);
+                                                                                                  rows, band);
   SARFUSE_LAUNCHED("azimuth_filter");
 }
 

@@ -151,6 +151,7 @@ std::size_t CudaRda::required_device_bytes(std::size_t lines, std::size_t sample
   if (!is_power_of_two(static_cast<int>(lines))) bytes += work * c8;  // transposing azimuth FFT scratch
   if (o.pipeline == Pipeline::vkfft_conv) bytes += work * c8;         // VkFFT's kernel, one per line
   bytes += nfft * c8 * 2 + lines * sizeof(core::DopplerRow) + (1 << 20);  // filter, twiddles, rows, sinc
+  bytes += samples * sizeof(float) + (core::AzimuthFilter::kWindowIntervals + 1) * sizeof(float);  // band
   auto estimate = [](int n, int batch, int stride, int dist) {
     std::size_t ws = 0;
     int dims[1] = {n};
@@ -196,10 +197,15 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   const auto range_filter = core::range_matched_filter(radar, nfft, options.range_window);
   upload(filter_, to_float2(range_filter));
   upload(twiddles_, fft_twiddle_table(static_cast<int>(nfft)));
-  const auto rows = core::doppler_rows(radar, lines, samples, options.src == SrcMode::on, options.azimuth_window,
-                                       options.azimuth_bandwidth_hz);
-  for (const auto& row : rows) src_any_ = src_any_ || row.src_inverse_rate != 0.0;
-  upload(rows_, rows);
+  const core::AzimuthFilter az = core::azimuth_filter(radar, lines, samples, options.src == SrcMode::on,
+                                                      options.azimuth_window, options.azimuth_bandwidth_hz);
+  notes += az.note;
+  for (const auto& row : az.rows) src_any_ = src_any_ || row.src_inverse_rate != 0.0;
+  upload(rows_, az.rows);
+  if (!az.column_shift.empty()) {
+    upload(column_shift_, std::vector<float>(az.column_shift.begin(), az.column_shift.end()));
+    upload(window_, std::vector<float>(az.window.begin(), az.window.end()));
+  }
   const core::SincTable sinc = core::make_sinc_table(options.rcmc_taps);
   taps_ = sinc.taps;
   fractions_ = sinc.fractions;
@@ -268,7 +274,7 @@ CudaRda::~CudaRda() {
 
 std::size_t CudaRda::device_bytes() const {
   return raw_.bytes() + work_.bytes() + out_.bytes() + tmp_.bytes() + az_scratch_.bytes() + filter_.bytes() + twiddles_.bytes() +
-         rows_.bytes() + sinc_.bytes();
+         rows_.bytes() + sinc_.bytes() + column_shift_.bytes() + window_.bytes();
 }
 
 void CudaRda::run(SampleType type, const void* d_raw, float2* d_out) {
@@ -284,7 +290,7 @@ void CudaRda::run_fused(SampleType type, const void* d_raw, float2* d_out) {
   SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
   az_fwd_.exec(work_.get(), work_.get(), CUFFT_FORWARD);
   SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
-  launch_range_doppler_rows(n, work_.get(), a, c, rows_.get(), df, {sinc_.get(), taps_, fractions_},
+  launch_range_doppler_rows(n, work_.get(), a, c, rows_.get(), df, {sinc_.get(), taps_, fractions_}, band(),
                             twiddles_.get(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
   az_inv_.exec(work_.get(), d_out, CUFFT_INVERSE);
@@ -318,7 +324,7 @@ void CudaRda::run_baseline(SampleType type, const void* d_raw, float2* d_out) {
     SARFUSE_CUFFT(cufftExecC2C(rg_inv_, w, w, CUFFT_INVERSE));
   }
   launch_rcmc(work_.get(), n, n, tmp_.get(), a, c, rows_.get(), {sinc_.get(), taps_, fractions_}, stream_);
-  launch_azimuth_filter(tmp_.get(), a, c, rows_.get(), stream_);
+  launch_azimuth_filter(tmp_.get(), a, c, rows_.get(), band(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
   az_inv_.exec(tmp_.get(), d_out, CUFFT_INVERSE);
   SARFUSE_CUDA(cudaEventRecord(ev_[4], stream_));

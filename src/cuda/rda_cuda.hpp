@@ -9,6 +9,7 @@
 #include "core/filters.hpp"
 #include "core/plan_impl.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/kernels.hpp"
 #include "cuda/vkfft_conv.hpp"
 
 #include <memory>
@@ -88,6 +89,13 @@ class CudaRda final : public PlanImpl {
   DeviceBuffer<unsigned long long> callback_info_;  // cufft-callback: the LTO callback's arguments
   DeviceBuffer<float> sinc_;
   int taps_ = 8, fractions_ = 2048;
+  // Range-dependent Doppler band (core::AzimuthFilter): per-column shift and window table; empty when
+  // the centroid is the same at every range.
+  DeviceBuffer<float> column_shift_, window_;
+  AzimuthBandView band() const {
+    return {column_shift_.get(), window_.get(), core::AzimuthFilter::kWindowIntervals,
+            1.0f / static_cast<float>(lines)};
+  }
   bool src_any_ = false;
   bool range_by_cufft_ = false;
   std::unique_ptr<VkfftConv> vkfft_;

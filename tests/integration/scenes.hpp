@@ -12,7 +12,7 @@ namespace sarfuse::test {
 // row; the three rows (about 1696, 98, 498) exercise the circular wrap.
 inline ParamsFile squinted_satellite_scene() {
   ParamsFile p;
-  p.radar = RadarParams{5.3e9, 24e6, 1e12, 20e-6, 1700, 7100, 850000.0, 2.3 * 1700, 10.0};
+  p.radar = RadarParams{5.3e9, 24e6, 1e12, 20e-6, 1700, 7100, 850000.0, 2.3 * 1700, 10.0, 0, {}};
   SceneParams s;
   s.azimuth_lines = 2048;
   s.range_samples = 1024;
