@@ -100,7 +100,7 @@ inline FocusedProduct focus_file(const std::string& raw_path, const std::string&
     if (!x.report_path.empty()) std::cout << format_doppler_table(e);
     std::cerr << "sarfuse: Doppler centroid estimated: " << e.centroid_hz << " Hz (ambiguity " << e.ambiguity
               << " from " << e.ambiguity_source << "; parameters file: " << radar.doppler_centroid_hz << " Hz)\n";
-    radar.doppler_centroid_hz = e.centroid_hz;
+    radar = e.applied_to(radar);
   }
   if (!gains.empty()) apply_line_gains(corrected, gains);
   t = Clock::now();

@@ -37,6 +37,9 @@ struct DopplerEstimate {
   };
   std::vector<Block> blocks;
   double at_range(double r) const;
+  // The radar parameters with this centroid: doppler_centroid_hz at range_ref_m and the polynomial's
+  // range dependence as doppler_centroid_range_coefficients (Hz/m^i).
+  RadarParams applied_to(RadarParams radar) const;
 };
 
 // Estimates the Doppler centroid of raw data (lines x samples of any sample type).

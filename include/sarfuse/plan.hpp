@@ -19,9 +19,10 @@ enum class FftPlanning { estimate, measure };
 // convolution mode for range compression (the rest of the chain as in cufft-unfused).
 enum class Pipeline { fused, cufft_unfused, cufft_callback, vkfft_conv };
 
-// Spectral weighting window. Parsed from "none", "hamming", "hamming:0.54", "kaiser:2.5".
+// Spectral weighting window. Parsed from "none", "hamming", "hamming:0.54", "kaiser:2.5", "tukey:0.2"
+// (flat, with a half-cosine taper to zero over the outer 20 % of the band).
 struct Window {
-  enum class Kind { none, hamming, kaiser };
+  enum class Kind { none, hamming, kaiser, tukey };
   Kind kind = Kind::none;
   double param = 0;  // Kaiser beta or Hamming alpha
   static Window parse(const std::string& text);  // throws Error naming the text
@@ -103,6 +104,14 @@ class Plan {
 
 Plan make_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
                const FocusOptions& options = {});
+
+// Memory a plan for this shape needs, computed without allocating: host bytes (the plan's buffers and
+// the SLC it writes) and device bytes (CUDA plans: everything, cuFFT work areas included).
+struct PlanMemory {
+  std::size_t host_bytes = 0, device_bytes = 0;
+};
+PlanMemory plan_memory(const RadarParams& radar, std::size_t lines, std::size_t samples,
+                       const FocusOptions& options = {});
 
 const char* to_string(Backend b);
 const char* to_string(Precision p);

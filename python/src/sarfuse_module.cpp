@@ -136,6 +136,9 @@ PYBIND11_MODULE(_sarfuse, m) {
       .def_readwrite("near_range_m", &RadarParams::near_range_m)
       .def_readwrite("doppler_centroid_hz", &RadarParams::doppler_centroid_hz)
       .def_readwrite("antenna_length_m", &RadarParams::antenna_length_m)
+      .def_readwrite("doppler_centroid_reference_range_m", &RadarParams::doppler_centroid_reference_range_m)
+      .def_readwrite("doppler_centroid_range_coefficients", &RadarParams::doppler_centroid_range_coefficients)
+      .def("doppler_centroid_at", &RadarParams::doppler_centroid_at, py::arg("range_m"))
       .def_property_readonly("wavelength_m", &RadarParams::wavelength_m)
       .def_property_readonly("range_spacing_m", &RadarParams::range_spacing_m)
       .def_property_readonly("replica_length", &RadarParams::replica_length);

@@ -1,5 +1,7 @@
 // make_plan(): resolves options, validates, and hands the work to a backend.
 #include <cctype>
+#include <complex>
+#include <utility>
 #include <cmath>
 #include <cstdio>
 
@@ -72,7 +74,11 @@ std::size_t fft_friendly_size(std::size_t n) {
   }
 }
 
-Plan make_plan(const RadarParams& radar, std::size_t lines, std::size_t samples, const FocusOptions& options) {
+namespace {
+
+// Options as a plan resolves them (threads, SRC, backend) and the range FFT length; validates.
+std::pair<FocusOptions, std::size_t> resolve_options(const RadarParams& radar, std::size_t lines, std::size_t samples,
+                                                     const FocusOptions& options) {
   validate(radar, "parameters");
   validate_shape(radar, lines, samples, "raw data");
   FocusOptions opt = options;
@@ -99,16 +105,39 @@ Plan make_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
     const bool fits = n >= 256 && (n & (n - 1)) == 0 && opt.precision == Precision::fp32;
     opt.backend = (fits && cuda_device_count() > 0) ? Backend::cuda : Backend::cpu;
   }
+  const std::size_t nfft = opt.range_fft_size         ? opt.range_fft_size
+                           : opt.backend == Backend::cuda ? pow2_at_least(linear)
+                                                          : fft_friendly_size(linear);
+  return {opt, nfft};
+}
+
+}  // namespace
+
+PlanMemory plan_memory(const RadarParams& radar, std::size_t lines, std::size_t samples, const FocusOptions& options) {
+  const auto [opt, nfft] = resolve_options(radar, lines, samples, options);
+  PlanMemory m;
+  const std::size_t scene = lines * samples * sizeof(std::complex<float>);  // the SLC the caller holds
+  m.host_bytes = scene;
+  if (opt.backend == Backend::cuda) {
+#if SARFUSE_HAVE_CUDA
+    m.device_bytes = cuda::required_device_bytes(lines, samples, nfft, opt);
+#endif
+  } else {
+    m.host_bytes += cpu::required_host_bytes(lines, samples, nfft, opt);
+  }
+  return m;
+}
+
+Plan make_plan(const RadarParams& radar, std::size_t lines, std::size_t samples, const FocusOptions& options) {
+  const auto [opt, nfft] = resolve_options(radar, lines, samples, options);
   std::unique_ptr<PlanImpl> impl;
   if (opt.backend == Backend::cuda) {
 #if SARFUSE_HAVE_CUDA
-    const std::size_t nfft = opt.range_fft_size ? opt.range_fft_size : pow2_at_least(linear);
     impl = cuda::make_cuda_plan(radar, lines, samples, opt, nfft);
 #else
     throw Error("--backend cuda: this build has no CUDA backend (nvcc was not found at build time)");
 #endif
   } else {
-    const std::size_t nfft = opt.range_fft_size ? opt.range_fft_size : fft_friendly_size(linear);
     impl = cpu::make_cpu_plan(radar, lines, samples, opt, nfft);
   }
 

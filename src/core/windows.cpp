@@ -32,8 +32,12 @@ Window Window::parse(const std::string& text) {
     w.kind = Kind::hamming;
     w.param = has_param ? param : 0.54;
     if (!(w.param >= 0.5 && w.param <= 1)) throw Error("window '" + text + "': Hamming alpha must be in [0.5, 1]");
+  } else if (name == "tukey") {
+    w.kind = Kind::tukey;
+    w.param = has_param ? param : 0.2;
+    if (!(w.param > 0 && w.param <= 1)) throw Error("window '" + text + "': Tukey taper fraction must be in (0, 1]");
   } else {
-    throw Error("window '" + text + "': expected none, hamming[:alpha] or kaiser[:beta]");
+    throw Error("window '" + text + "': expected none, hamming[:alpha], kaiser[:beta] or tukey[:fraction]");
   }
   return w;
 }
@@ -44,6 +48,7 @@ std::string Window::to_string() const {
     case Kind::none: return "none";
     case Kind::kaiser: s << "kaiser:" << param; return s.str();
     case Kind::hamming: s << "hamming:" << param; return s.str();
+    case Kind::tukey: s << "tukey:" << param; return s.str();
   }
   return "none";
 }
@@ -53,6 +58,10 @@ double Window::weight(double x) const {
   switch (kind) {
     case Kind::none: return 1.0;
     case Kind::hamming: return param + (1.0 - param) * std::cos(2.0 * M_PI * x);
+    case Kind::tukey: {  // flat, then a half cosine to 0 over the outer `param` of the band
+      const double flat = 0.5 * (1.0 - param), a = std::abs(x);
+      return a <= flat ? 1.0 : 0.5 * (1.0 + std::cos(M_PI * (a - flat) / (0.5 * param)));
+    }
     case Kind::kaiser: {
       const double r = 2.0 * x;
       return std::cyl_bessel_i(0.0, param * std::sqrt(std::max(0.0, 1.0 - r * r))) / std::cyl_bessel_i(0.0, param);

@@ -291,6 +291,15 @@ class CpuRda final : public PlanImpl {
 
 }  // namespace
 
+std::size_t required_host_bytes(std::size_t lines, std::size_t samples, std::size_t nfft, const FocusOptions& opt) {
+  (void)samples;
+  const std::size_t c = opt.precision == Precision::fp64 ? sizeof(std::complex<double>) : sizeof(std::complex<float>);
+  const std::size_t stride = (nfft + 7) / 8 * 8, block = 256 / c;
+  const std::size_t scratch = std::max(stride + 32, block * lines);
+  return c * (lines * stride + static_cast<std::size_t>(opt.threads) * scratch + nfft) +
+         lines * sizeof(core::DopplerRow) + samples * sizeof(double) + (1 << 20);  // rows, band, tables
+}
+
 std::unique_ptr<PlanImpl> make_cpu_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
                                         const FocusOptions& opt, std::size_t nfft) {
   if (opt.precision == Precision::fp64) return std::make_unique<CpuRda<double>>(radar, lines, samples, opt, nfft);

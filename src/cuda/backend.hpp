@@ -10,4 +10,6 @@ int device_count();
 std::vector<DeviceInfo> devices();
 std::unique_ptr<PlanImpl> make_cuda_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
                                          const FocusOptions& resolved_options, std::size_t nfft);
+std::size_t required_device_bytes(std::size_t lines, std::size_t samples, std::size_t nfft,
+                                  const FocusOptions& resolved_options);
 }  // namespace sarfuse::cuda

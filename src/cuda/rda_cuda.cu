@@ -362,4 +362,8 @@ std::unique_ptr<PlanImpl> make_cuda_plan(const RadarParams& radar, std::size_t l
   return std::make_unique<CudaRda>(radar, lines, samples, opt, nfft);
 }
 
+std::size_t required_device_bytes(std::size_t lines, std::size_t samples, std::size_t nfft, const FocusOptions& opt) {
+  return CudaRda::required_device_bytes(lines, samples, nfft, opt);
+}
+
 }  // namespace sarfuse::cuda

@@ -66,6 +66,18 @@ std::vector<double> fit_poly(const std::vector<double>& x, const std::vector<dou
 
 }  // namespace
 
+RadarParams DopplerEstimate::applied_to(RadarParams radar) const {
+  radar.doppler_centroid_hz = poly.empty() ? centroid_hz : poly[0];
+  radar.doppler_centroid_reference_range_m = range_ref_m;
+  radar.doppler_centroid_range_coefficients.clear();
+  double scale = 1;
+  for (std::size_t i = 1; i < poly.size(); ++i) {
+    scale *= range_scale_m;
+    radar.doppler_centroid_range_coefficients.push_back(poly[i] / scale);
+  }
+  return radar;
+}
+
 double DopplerEstimate::at_range(double r) const {
   const double x = (r - range_ref_m) / range_scale_m;
   double v = 0, p = 1;

@@ -1,0 +1,179 @@
+#include "sarfuse/blocks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "core/geometry.hpp"
+#include "sarfuse/error.hpp"
+#include "sarfuse/interrupt.hpp"
+#include "sarfuse/simulate.hpp"  // beam_centre_offset_s
+
+namespace sarfuse {
+
+namespace {
+
+// Ranges at which the support is evaluated: the swath's ends and middle (the FM rate falls with range,
+// the beam-centre offset grows with it, and a range-dependent centroid may peak anywhere).
+std::vector<double> support_ranges(const RadarParams& r, std::size_t samples) {
+  std::vector<double> out;
+  for (int i = 0; i <= 8; ++i) out.push_back(r.range_of_column((static_cast<double>(samples) - 1) * i / 8.0));
+  return out;
+}
+
+}  // namespace
+
+Window linear_azimuth_window(const FocusOptions& o) {
+  if (o.azimuth_window.kind != Window::Kind::none) return o.azimuth_window;
+  Window w;
+  w.kind = Window::Kind::tukey;
+  w.param = kLinearTaper;
+  return w;
+}
+
+double linear_azimuth_bandwidth(const RadarParams& r, std::size_t samples, const FocusOptions& o) {
+  double lo = 1e300, hi = -1e300;
+  for (double range : support_ranges(r, samples)) {
+    lo = std::min(lo, r.doppler_centroid_at(range));
+    hi = std::max(hi, r.doppler_centroid_at(range));
+  }
+  // The antenna's 3-dB Doppler bandwidth flat, the taper beyond it.
+  const double taper = o.azimuth_window.kind == Window::Kind::none ? kLinearTaper : 0.0;
+  const double b = o.azimuth_bandwidth_hz > 0 ? o.azimuth_bandwidth_hz
+                   : r.antenna_length_m > 0   ? 0.886 * 2.0 * r.effective_velocity_m_s / r.antenna_length_m / (1 - taper)
+                                              : r.prf_hz;
+  return std::min({b, r.prf_hz, r.prf_hz - (hi - lo)});
+}
+
+std::string BlockLayout::to_string() const {
+  char buf[400];
+  std::snprintf(buf, sizeof buf,
+                "%zu lines in %zu block(s) of %zu lines, %zu product rows per block (azimuth support %zu lines, "
+                "processed bandwidth %.1f Hz); product rows %zu from zero-Doppler time %.6f s",
+                take_lines, blocks, block_lines, step, support_lines, bandwidth_hz, rows, eta_first_s);
+  return buf;
+}
+
+BlockLayout plan_azimuth_blocks(const RadarParams& r, std::size_t lines, std::size_t samples, const FocusOptions& o,
+                                std::size_t block_lines) {
+  validate(r, "parameters");
+  validate_shape(r, lines, samples, "raw data");
+  BlockLayout b;
+  b.take_lines = lines;
+  b.bandwidth_hz = linear_azimuth_bandwidth(r, samples, o);
+  const double prf = r.prf_hz, lambda = r.wavelength_m(), v = r.effective_velocity_m_s;
+  // Support of one product row: the processed band's time extent at the slowest FM rate (that of the
+  // band edge farthest from zero Doppler), +30 % and 64 lines for the tails of the filter's impulse
+  // response (measured, tests/integration/test_blocks.cpp: +10 % left 5e-5 between blocks and one piece).
+  long half = 0, off_min = 0, off_max = 0;
+  bool first = true;
+  for (double range : support_ranges(r, samples)) {
+    RadarParams local = r;
+    local.doppler_centroid_hz = r.doppler_centroid_at(range);
+    local.doppler_centroid_range_coefficients.clear();
+    const double f_edge = std::abs(local.doppler_centroid_hz) + 0.5 * b.bandwidth_hz;
+    const double ka = core::azimuth_fm_rate(f_edge, range, lambda, v);
+    half = std::max(half, static_cast<long>(std::ceil(0.65 * b.bandwidth_hz / ka * prf)) + 64);
+    const double offset = beam_centre_offset_s(local, range) * prf;  // lines from zero Doppler to the beam centre
+    const long lo = static_cast<long>(std::floor(offset)), hi = static_cast<long>(std::ceil(offset));
+    off_min = first ? lo : std::min(off_min, lo);
+    off_max = first ? hi : std::max(off_max, hi);
+    first = false;
+  }
+  b.support_lines = static_cast<std::size_t>(2 * half + 1 + (off_max - off_min));
+  if (lines < b.support_lines + 1)
+    throw Error("raw data: the take has " + std::to_string(lines) + " lines, fewer than the azimuth support of one "
+                "product row (" + std::to_string(b.support_lines) + " lines at " + std::to_string(b.bandwidth_hz) +
+                " Hz processed): nothing is fully illuminated. Use --azimuth circular, or a smaller --azimuth-bandwidth");
+  b.block_lines = block_lines ? block_lines : fft_friendly_size(lines);
+  if (b.block_lines < b.support_lines + 1)
+    throw Error("--block-lines " + std::to_string(b.block_lines) + ": expected at least " +
+                std::to_string(b.support_lines + 1) + " (the azimuth support of one product row plus one)");
+  // Zero-Doppler line eta of the take reads raw lines [eta + off_min - half, eta + off_max + half].
+  b.first_valid = half - off_min;
+  b.step = b.block_lines - b.support_lines + 1;
+  b.rows = lines - b.support_lines + 1;
+  b.blocks = (b.rows + b.step - 1) / b.step;
+  b.eta_first_s = (static_cast<double>(b.first_valid) - 0.5 * static_cast<double>(lines)) / prf;
+  return b;
+}
+
+std::size_t block_lines_for_memory(const RadarParams& r, std::size_t lines, std::size_t samples,
+                                   const FocusOptions& o, std::size_t max_host, std::size_t max_device) {
+  const BlockLayout whole = plan_azimuth_blocks(r, lines, samples, o, 0);
+  FocusOptions po = o;
+  po.azimuth_bandwidth_hz = whole.bandwidth_hz;
+  po.azimuth_window = linear_azimuth_window(o);
+  auto fits = [&](std::size_t n, PlanMemory* m) {
+    *m = plan_memory(r, n, samples, po);
+    m->host_bytes += n * samples * sizeof(std::complex<float>);  // the block's raw lines
+    return (max_host == 0 || m->host_bytes <= max_host) && (max_device == 0 || m->device_bytes <= max_device);
+  };
+  PlanMemory m;
+  if (fits(whole.block_lines, &m)) return whole.block_lines;
+  // Longest fitting friendly length between the shortest block and the whole take (memory grows with n).
+  std::size_t lo = whole.support_lines + 1, hi = whole.block_lines;
+  PlanMemory at_lo;
+  if (!fits(fft_friendly_size(lo), &at_lo))
+    throw Error(std::string("--max-memory / --max-gpu-memory: the shortest azimuth block (") +
+                std::to_string(fft_friendly_size(lo)) + " lines, the support of one product row) needs " +
+                format_bytes(double(at_lo.host_bytes)) + " of host and " + format_bytes(double(at_lo.device_bytes)) +
+                " of device memory; the budget allows " + (max_host ? format_bytes(double(max_host)) : "any") +
+                " and " + (max_device ? format_bytes(double(max_device)) : "any"));
+  std::size_t best = fft_friendly_size(lo);
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2, n = fft_friendly_size(mid);
+    if (n < hi && fits(n, &m)) {
+      best = std::max(best, n);
+      lo = n + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return best;
+}
+
+void focus_in_blocks(const RadarParams& radar, const FocusOptions& options, const BlockLayout& b, std::size_t samples,
+                     const RowReader& read, const RowWriter& write, StageTimes* times, std::string* notes) {
+  FocusOptions o = options;
+  o.azimuth_bandwidth_hz = b.bandwidth_hz;
+  o.azimuth_window = linear_azimuth_window(options);
+  Plan plan = make_plan(radar, b.block_lines, samples, o);
+  if (notes) *notes = plan.notes();
+  ComplexImage raw(b.block_lines, samples), slc;
+  if (times) *times = StageTimes{};
+  const long bl = static_cast<long>(b.block_lines);
+  std::size_t written = 0;
+  for (std::size_t k = 0; k < b.blocks; ++k) {
+    throw_if_interrupted();
+    const std::size_t start = k * b.step;  // the block's first raw line; its row first_valid is product row k step
+    const std::size_t count = start < b.take_lines ? std::min(b.block_lines, b.take_lines - start) : 0;
+    if (count) read(start, count, raw.data());
+    std::fill(raw.row(count), raw.data() + raw.size(), std::complex<float>(0));
+    plan.focus(view_of(raw), slc);
+    if (times) {
+      const StageTimes& t = plan.last_times();
+      times->range_compress += t.range_compress;
+      times->azimuth_fft += t.azimuth_fft;
+      times->range_doppler += t.range_doppler;
+      times->azimuth_ifft += t.azimuth_ifft;
+      times->total += t.total;
+    }
+    // Kept rows in runs that do not wrap around the block's end.
+    const std::size_t n = std::min(b.step, b.rows - written);
+    std::size_t done = 0;
+    while (done < n) {
+      const long eta = ((b.first_valid + static_cast<long>(done)) % bl + bl) % bl;
+      const std::size_t run = std::min(n - done, static_cast<std::size_t>(bl - eta));
+      write(slc.row(static_cast<std::size_t>(eta)), run);
+      done += run;
+    }
+    written += n;
+  }
+  if (written != b.rows)
+    throw Error("azimuth blocks: wrote " + std::to_string(written) + " of " + std::to_string(b.rows) + " rows");
+}
+
+}  // namespace sarfuse
