@@ -1,5 +1,6 @@
 // sarfuse: radiometric and data corrections applied before (raw) and after (image) focusing.
 #pragma once
+#include <complex>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,17 @@ std::vector<double> read_gain_db(const std::string& path, std::size_t first_line
 
 // The raw data with the corrections applied, as complex64.
 ComplexImage correct_raw(const RawView& raw, const RawCorrections& c, CorrectionStats* stats = nullptr);
+
+// The same in pieces, for takes read block by block: the sums the DC offset and the I/Q balance need,
+// accumulated over all lines, then the corrections applied to any lines.
+struct RawMoments {
+  double n = 0, sum_i = 0, sum_q = 0, sum_ii = 0, sum_qq = 0;
+  void add(const RawView& lines);
+  CorrectionStats stats(const RawCorrections& c) const;  // throws when I/Q balance finds no Q
+};
+// Lines [first_line, first_line + lines.lines) of the take (first_line indexes c.gain_db) as complex64.
+void apply_raw_corrections(const RawView& lines, std::size_t first_line, const RawCorrections& c,
+                           const CorrectionStats& stats, std::complex<float>* out);
 
 // Multiplies line i by 10^(gain_db[i] / 20).
 void apply_line_gains(ComplexImage& img, const std::vector<double>& gain_db);

@@ -43,42 +43,65 @@ std::vector<double> read_gain_db(const std::string& path, std::size_t first_line
           all.begin() + static_cast<std::ptrdiff_t>(first_line - 1 + lines)};
 }
 
-ComplexImage correct_raw(const RawView& raw, const RawCorrections& c, CorrectionStats* stats) {
-  if (!c.gain_db.empty() && c.gain_db.size() != raw.lines)
-    throw Error("gain correction: " + std::to_string(c.gain_db.size()) + " gains for " + std::to_string(raw.lines) + " lines");
-  ComplexImage out(raw.lines, raw.samples);
-  const std::size_t n = raw.lines * raw.samples;
-  for (std::size_t i = 0; i < raw.lines; ++i) core::convert_row<float>(raw, i, out.row(i));
-  CorrectionStats st;
-  if (c.dc_offset || c.iq_balance) {
-    double si = 0, sq = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-      si += out.data()[k].real();
-      sq += out.data()[k].imag();
-    }
-    if (c.dc_offset) {
-      st.dc_i = si / static_cast<double>(n);
-      st.dc_q = sq / static_cast<double>(n);
-      const std::complex<float> dc(static_cast<float>(st.dc_i), static_cast<float>(st.dc_q));
-      for (std::size_t k = 0; k < n; ++k) out.data()[k] -= dc;
-    }
-    double pi = 0, pq = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-      pi += double(out.data()[k].real()) * out.data()[k].real();
-      pq += double(out.data()[k].imag()) * out.data()[k].imag();
-    }
-    st.q_over_i = pi > 0 ? std::sqrt(pq / pi) : 1.0;
-    if (c.iq_balance) {
-      if (!(pq > 0)) throw Error("I/Q balance: the Q channel is zero");
-      const float g = static_cast<float>(1.0 / st.q_over_i);
-      for (std::size_t k = 0; k < n; ++k) out.data()[k] = {out.data()[k].real(), out.data()[k].imag() * g};
+void RawMoments::add(const RawView& v) {
+  std::vector<std::complex<float>> row(v.samples);
+  for (std::size_t i = 0; i < v.lines; ++i) {
+    core::convert_row<float>(v, i, row.data());
+    for (const auto& x : row) {
+      sum_i += x.real();
+      sum_q += x.imag();
+      sum_ii += double(x.real()) * x.real();
+      sum_qq += double(x.imag()) * x.imag();
     }
   }
+  n += static_cast<double>(v.lines * v.samples);
+}
+
+CorrectionStats RawMoments::stats(const RawCorrections& c) const {
+  CorrectionStats st;
   if (!c.gain_db.empty()) {
     st.gain_db_min = *std::min_element(c.gain_db.begin(), c.gain_db.end());
     st.gain_db_max = *std::max_element(c.gain_db.begin(), c.gain_db.end());
-    apply_line_gains(out, c.gain_db);
   }
+  if (!(c.dc_offset || c.iq_balance) || n == 0) return st;
+  const double mi = sum_i / n, mq = sum_q / n;
+  if (c.dc_offset) {
+    st.dc_i = mi;
+    st.dc_q = mq;
+  }
+  // Channel powers after the offset removal (when asked for).
+  const double pi = sum_ii - (c.dc_offset ? n * mi * mi : 0.0), pq = sum_qq - (c.dc_offset ? n * mq * mq : 0.0);
+  st.q_over_i = pi > 0 ? std::sqrt(std::max(pq, 0.0) / pi) : 1.0;
+  if (c.iq_balance && !(pq > 0)) throw Error("I/Q balance: the Q channel is zero");
+  return st;
+}
+
+void apply_raw_corrections(const RawView& v, std::size_t first_line, const RawCorrections& c,
+                           const CorrectionStats& st, std::complex<float>* out) {
+  if (!c.gain_db.empty() && first_line + v.lines > c.gain_db.size())
+    throw Error("gain correction: " + std::to_string(c.gain_db.size()) + " gains for lines up to " +
+                std::to_string(first_line + v.lines));
+  const std::complex<float> dc(static_cast<float>(st.dc_i), static_cast<float>(st.dc_q));
+  const float q_gain = c.iq_balance ? static_cast<float>(1.0 / st.q_over_i) : 1.0f;
+  for (std::size_t i = 0; i < v.lines; ++i) {
+    std::complex<float>* r = out + i * v.samples;
+    core::convert_row<float>(v, i, r);
+    const float g = c.gain_db.empty() ? 1.0f : static_cast<float>(std::pow(10.0, c.gain_db[first_line + i] / 20.0));
+    for (std::size_t j = 0; j < v.samples; ++j) {
+      const std::complex<float> x = r[j] - dc;
+      r[j] = std::complex<float>(x.real(), x.imag() * q_gain) * g;
+    }
+  }
+}
+
+ComplexImage correct_raw(const RawView& raw, const RawCorrections& c, CorrectionStats* stats) {
+  if (!c.gain_db.empty() && c.gain_db.size() != raw.lines)
+    throw Error("gain correction: " + std::to_string(c.gain_db.size()) + " gains for " + std::to_string(raw.lines) + " lines");
+  RawMoments m;
+  if (c.dc_offset || c.iq_balance) m.add(raw);
+  const CorrectionStats st = m.stats(c);
+  ComplexImage out(raw.lines, raw.samples);
+  apply_raw_corrections(raw, 0, c, st, out.data());
   if (stats) *stats = st;
   return out;
 }

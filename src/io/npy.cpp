@@ -92,8 +92,9 @@ void write_npy_2d(const std::string& path, const char* descr, std::size_t rows, 
   f.commit();
 }
 
-RawData read_npy_raw(const std::string& path) {
+RawData npy_raw_layout(const std::string& path, std::uint64_t& data_offset) {
   const NpyHeader h = read_npy_header(path);
+  data_offset = h.data_offset;
   RawData raw;
   std::string d = h.descr;
   if (d.size() >= 2 && d[0] == '>' && d.substr(1) != "i1")
@@ -130,9 +131,16 @@ RawData read_npy_raw(const std::string& path) {
   if (have < need)
     throw Error(path + ": truncated: shape " + shape_text + " needs " + std::to_string(need) +
                 " bytes of data, the file holds " + std::to_string(have));
+  return raw;
+}
+
+RawData read_npy_raw(const std::string& path) {
+  std::uint64_t offset = 0;
+  RawData raw = npy_raw_layout(path, offset);
+  const std::uint64_t need = raw.lines * raw.samples * bytes_per_sample(raw.type);
   raw.bytes.resize(need);
   std::ifstream in(path, std::ios::binary);
-  in.seekg(static_cast<std::streamoff>(h.data_offset));
+  in.seekg(static_cast<std::streamoff>(offset));
   in.read(reinterpret_cast<char*>(raw.bytes.data()), static_cast<std::streamsize>(need));
   if (!in) throw Error(path + ": read error");
   return raw;

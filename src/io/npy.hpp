@@ -16,6 +16,9 @@ struct NpyHeader {
 };
 
 NpyHeader read_npy_header(const std::string& path);
+// Type and shape of a raw .npy (no samples read), checked as read_npy_raw checks them; data_offset
+// gets the samples' position in the file.
+RawData npy_raw_layout(const std::string& path, std::uint64_t& data_offset);
 // Reads raw samples: complex64/complex128 (Na, Nr) or int8/int16 (Na, Nr, 2).
 RawData read_npy_raw(const std::string& path);
 

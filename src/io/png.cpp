@@ -11,15 +11,33 @@
 
 namespace sarfuse {
 
+Quicklook::Quicklook(std::size_t lines, std::size_t samples, std::size_t max_pixels) : samples_(samples) {
+  look_ = std::max<std::size_t>(1, (std::max(lines, samples) + max_pixels - 1) / std::max<std::size_t>(max_pixels, 1));
+  h_ = lines / look_;
+  w_ = samples / look_;
+  if (h_ == 0 || w_ == 0) throw Error("quicklook: image too small");
+  power_.assign(h_ * w_, 0.0);
+}
+
+void Quicklook::add_rows(const std::complex<float>* rows, std::size_t count) {
+  for (std::size_t k = 0; k < count; ++k, ++next_) {
+    if (next_ >= h_ * look_) continue;
+    double* out = power_.data() + (next_ / look_) * w_;
+    const std::complex<float>* r = rows + k * samples_;
+    for (std::size_t j = 0; j < w_ * look_; ++j) out[j / look_] += std::norm(r[j]);
+  }
+}
+
 void write_png(const std::string& path, const ComplexImage& img, double dynamic_range_db, std::size_t max_pixels) {
+  Quicklook q(img.lines(), img.samples(), max_pixels);
+  q.add_rows(img.data(), img.lines());
+  q.write(path, dynamic_range_db);
+}
+
+void Quicklook::write(const std::string& path, double dynamic_range_db) const {
   if (!(dynamic_range_db > 0)) throw Error("--png-range-db: expected a positive number of dB");
-  const std::size_t look = std::max<std::size_t>(
-      1, (std::max(img.lines(), img.samples()) + max_pixels - 1) / std::max<std::size_t>(max_pixels, 1));
-  const std::size_t h = img.lines() / look, w = img.samples() / look;
-  if (h == 0 || w == 0) throw Error("quicklook: image too small");
-  std::vector<double> power(h * w, 0.0);
-  for (std::size_t i = 0; i < h * look; ++i)
-    for (std::size_t j = 0; j < w * look; ++j) power[(i / look) * w + j / look] += std::norm(img(i, j));
+  const std::vector<double>& power = power_;
+  const std::size_t h = h_, w = w_;
   const double top = 10.0 * std::log10(std::max(*std::max_element(power.begin(), power.end()), 1e-300));
   std::vector<png_byte> pixels(h * w);
   for (std::size_t k = 0; k < h * w; ++k) {

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "io/mat.hpp"
@@ -40,17 +41,67 @@ std::string extension(const std::string& path) {
   return e;
 }
 
+// Rejects NaN/Inf in lines [first, first + count) held at `data`.
 template <class F>
-void check_finite(const RawData& raw, const std::string& path) {
-  const F* p = reinterpret_cast<const F*>(raw.bytes.data());
-  const std::size_t n = 2 * raw.lines * raw.samples;
+void check_finite(const void* data, std::size_t first, std::size_t count, std::size_t samples, const std::string& path) {
+  const F* p = static_cast<const F*>(data);
+  const std::size_t n = 2 * count * samples;
   for (std::size_t k = 0; k < n; ++k)
     if (!std::isfinite(p[k])) {
       const std::size_t s = k / 2;
-      throw Error(path + ": sample (" + std::to_string(s / raw.samples) + ", " + std::to_string(s % raw.samples) +
+      throw Error(path + ": sample (" + std::to_string(first + s / samples) + ", " + std::to_string(s % samples) +
                   ") is " + (std::isnan(p[k]) ? "NaN" : "infinite") + "; expected finite values");
     }
 }
+
+void check_finite(SampleType type, const void* data, std::size_t first, std::size_t count, std::size_t samples,
+                  const std::string& path) {
+  if (type == SampleType::complex64) check_finite<float>(data, first, count, samples, path);
+  if (type == SampleType::complex128) check_finite<double>(data, first, count, samples, path);
+}
+
+class NpyRawFile final : public RawFile {
+ public:
+  explicit NpyRawFile(const std::string& path) : in_(path, std::ios::binary) {
+    const RawData layout = io::npy_raw_layout(path, offset_);
+    type_ = layout.type;
+    lines_ = layout.lines;
+    samples_ = layout.samples;
+    path_ = path;
+    streamed_ = true;
+    if (!in_) throw FileError(path + ": cannot open");
+  }
+  void read(std::size_t first, std::size_t count, void* dst) override {
+    if (first + count > lines_) throw Error(path_ + ": lines " + std::to_string(first) + "+" + std::to_string(count) + " beyond the file");
+    const std::size_t row = samples_ * bytes_per_sample(type_);
+    in_.clear();
+    in_.seekg(static_cast<std::streamoff>(offset_ + first * row));
+    in_.read(static_cast<char*>(dst), static_cast<std::streamsize>(count * row));
+    if (!in_) throw FileError(path_ + ": read error at line " + std::to_string(first));
+    check_finite(type_, dst, first, count, samples_, path_);
+  }
+
+ private:
+  std::ifstream in_;
+  std::uint64_t offset_ = 0;
+};
+
+class MemoryRawFile final : public RawFile {
+ public:
+  MemoryRawFile(RawData raw, const std::string& path) : raw_(std::move(raw)) {
+    type_ = raw_.type;
+    lines_ = raw_.lines;
+    samples_ = raw_.samples;
+    path_ = path;
+  }
+  void read(std::size_t first, std::size_t count, void* dst) override {
+    const std::size_t row = samples_ * bytes_per_sample(type_);
+    std::memcpy(dst, raw_.bytes.data() + first * row, count * row);
+  }
+
+ private:
+  RawData raw_;  // checked when read
+};
 
 }  // namespace
 
@@ -66,9 +117,16 @@ RawData read_raw(const std::string& path, const std::string& var) {
     throw Error(path + ": unknown raw format '" + ext + "'; expected .npy or .mat");
   }
   throw_if_interrupted();
-  if (raw.type == SampleType::complex64) check_finite<float>(raw, path);
-  if (raw.type == SampleType::complex128) check_finite<double>(raw, path);
+  check_finite(raw.type, raw.bytes.data(), 0, raw.lines, raw.samples, path);
   return raw;
+}
+
+std::unique_ptr<RawFile> RawFile::open(const std::string& path, const std::string& var) {
+  if (extension(path) == ".npy") {
+    if (!var.empty()) throw Error(path + ": --var applies to .mat files only");
+    return std::make_unique<NpyRawFile>(path);
+  }
+  return std::make_unique<MemoryRawFile>(read_raw(path, var), path);
 }
 
 ComplexImage read_image(const std::string& path) {
