@@ -73,10 +73,12 @@ void add_focus(CLI::App& app) {
     x.range_spreading = range_spreading;
     x.report_path = report;
     x.scene = p.scene;
-    const FocusedProduct r = focus_file(raw, var, p.radar, args.resolve(), out, png, png_range, x);
+    const FocusOptions o = args.resolve();
+    args.resolve_azimuth(x);
+    const FocusedProduct r = focus_file(raw, var, p.radar, o, out, png, png_range, x);
     if (!r.notes.empty()) std::cerr << "sarfuse: note: " << r.notes;
-    std::cout << "wrote " << out << " (" << r.slc.lines() << " x " << r.slc.samples() << ") in " << r.times.total
-              << " s\n";
+    std::cout << "wrote " << out << " (" << r.rows << " x " << r.samples << "; azimuth: " << r.layout << ") in "
+              << r.times.total << " s\n";
   });
 }
 

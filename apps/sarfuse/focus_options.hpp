@@ -10,7 +10,9 @@ namespace sarfuse::cli {
 
 struct FocusArgs {
   std::string backend = "auto", precision = "fp32", range_window = "none", azimuth_window = "none", src = "auto";
-  std::string fft_planning = "estimate", pipeline = "fused", max_gpu_memory;
+  std::string fft_planning = "estimate", pipeline = "fused", max_gpu_memory, max_memory;
+  std::string azimuth = "linear";
+  std::size_t block_lines = 0;
   std::size_t range_fft_size = 0;
   double azimuth_bandwidth = 0;
   int rcmc_taps = 8;
@@ -29,8 +31,24 @@ struct FocusArgs {
     cmd->add_option("--range-fft-size", range_fft_size, "range FFT length (0: automatic)");
     cmd->add_option("--max-gpu-memory", max_gpu_memory,
                     "cuda: device memory the plan may use, e.g. 8GiB (default: what is free)");
+    cmd->add_option("--azimuth", azimuth,
+                    "linear: azimuth blocks with overlap, the fully illuminated targets on the zero-Doppler grid; "
+                    "circular: the take as one circular block (rows wrap around)")
+        ->capture_default_str();
+    cmd->add_option("--block-lines", block_lines, "linear: lines per azimuth block (default: from the memory budgets)");
+    cmd->add_option("--max-memory", max_memory, "linear: host memory for the blocks, e.g. 2GiB (default: no limit)");
     cmd->add_option("--fft-planning", fft_planning, "FFTW planning: estimate (deterministic) or measure")
         ->capture_default_str();
+  }
+
+  // The azimuth processing choices, into the workflow's extras.
+  template <class Extras>
+  void resolve_azimuth(Extras& x) const {
+    x.circular = azimuth == "circular";
+    if (x.circular && (block_lines || !max_memory.empty()))
+      throw Error("--block-lines and --max-memory apply to --azimuth linear");
+    x.block_lines = block_lines;
+    if (!max_memory.empty()) x.max_memory_bytes = parse_byte_size(max_memory, "--max-memory");
   }
 
   FocusOptions resolve() const {
@@ -46,6 +64,8 @@ struct FocusArgs {
     o.pipeline = parse_pipeline(pipeline);
     o.range_fft_size = range_fft_size;
     if (!max_gpu_memory.empty()) o.max_gpu_memory_bytes = parse_byte_size(max_gpu_memory, "--max-gpu-memory");
+    if (azimuth != "linear" && azimuth != "circular")
+      throw Error("--azimuth: expected linear or circular (got '" + azimuth + "')");
     if (fft_planning == "estimate") o.fft_planning = FftPlanning::estimate;
     else if (fft_planning == "measure") o.fft_planning = FftPlanning::measure;
     else throw Error("--fft-planning: expected estimate or measure (got '" + fft_planning + "')");

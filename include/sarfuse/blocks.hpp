@@ -3,15 +3,16 @@
 //
 // Each block is an ordinary plan of `block_lines` lines (CPU or CUDA). Of a block's output only the
 // rows whose whole azimuth support lies inside the block are kept: the support of a product row is the
-// processed bandwidth's time extent (B / Ka, plus a margin for the band edges' Fresnel tails) around
-// the beam centre, which the squint moves away from zero Doppler. The blocks advance by the number of
-// rows kept, so every product row is written once, from a block where it is exact, and the joins are
-// seamless. A block longer than what is left of the take is padded with zero lines, so nothing wraps
-// around (the circular azimuth FFT) into the kept rows.
+// processed bandwidth's time extent (B / Ka, plus a margin for the tails of the filter's impulse
+// response) around the beam centre, which the squint moves away from zero Doppler. The blocks advance
+// by the number of rows kept, so every product row is written once, from a block where it is exact,
+// and the joins are seamless. The take is padded with zero lines at both ends (and a block longer than
+// what is left of it with more), so nothing wraps around (the circular azimuth FFT) into kept rows.
 //
 // The product grid is zero-Doppler time: row g at eta_first + g / PRF (the take's lines at
-// (i - lines/2) / PRF, as make_plan's circular block), covering exactly the targets the take
-// illuminates over the whole support.
+// (i - lines/2) / PRF, as make_plan's circular block), covering exactly the targets whose synthetic
+// aperture (the processed band's flat part, by default the antenna's 3-dB Doppler bandwidth) lies in
+// the take.
 #pragma once
 #include <complex>
 #include <cstddef>
@@ -25,7 +26,9 @@ namespace sarfuse {
 struct BlockLayout {
   std::size_t take_lines = 0;     // raw lines in the take
   std::size_t block_lines = 0;    // lines per block (each block's plan)
-  std::size_t support_lines = 0;  // azimuth support of one product row, lines
+  std::size_t support_lines = 0;  // azimuth support of one product row (the blocks' overlap), lines
+  std::size_t aperture_lines = 0; // synthetic aperture (the band's flat part): what a product row needs in the take
+  std::size_t pad_lines = 0;      // zero lines before and after the take (support - aperture) / 2
   long first_valid = 0;           // block-relative zero-Doppler rows [first_valid, first_valid + step) are kept;
                                   // product row 0 is zero-Doppler line first_valid of the take
   std::size_t step = 0;           // product rows per block (= the blocks' advance in raw lines)
@@ -65,10 +68,14 @@ std::size_t block_lines_for_memory(const RadarParams& radar, std::size_t lines, 
 using RowReader = std::function<void(std::size_t first, std::size_t count, std::complex<float>* dst)>;
 using RowWriter = std::function<void(const std::complex<float>* rows, std::size_t count)>;
 
-// Focuses the take block by block through one plan; `times` (optional) gets the stage times summed
-// over the blocks; `notes` (optional) the plan's notes.
-void focus_in_blocks(const RadarParams& radar, const FocusOptions& options, const BlockLayout& layout,
-                     std::size_t samples, const RowReader& read, const RowWriter& write, StageTimes* times = nullptr,
-                     std::string* notes = nullptr);
+// The plan every block of `layout` runs: block_lines lines, the layout's processed bandwidth and the
+// linear azimuth window.
+Plan make_block_plan(const RadarParams& radar, std::size_t samples, const FocusOptions& options,
+                     const BlockLayout& layout);
+
+// Focuses the take block by block through `plan` (make_block_plan); `times` (optional) gets the stage
+// times summed over the blocks.
+void focus_in_blocks(Plan& plan, const BlockLayout& layout, const RowReader& read, const RowWriter& write,
+                     StageTimes* times = nullptr);
 
 }  // namespace sarfuse

@@ -46,5 +46,7 @@ void apply_line_gains(ComplexImage& img, const std::vector<double>& gain_db);
 // Range spreading loss: amplitude x (R / R_mid)^(3/2) per column (R the column's slant range, R_mid the
 // swath centre's), the usual correction of the SLC's radiometry for a distributed scene.
 void correct_range_spreading(ComplexImage& slc, const RadarParams& radar);
+// Those factors, one per column.
+std::vector<float> range_spreading_weights(const RadarParams& radar, std::size_t samples);
 
 }  // namespace sarfuse

@@ -63,6 +63,9 @@ struct ProductGeometry {
   std::size_t first_full_column = 0;  // [first, last): columns whose whole replica lies in the record
   std::size_t last_full_column = 0;
   bool src_applied = false;
+  // "circular" (one plan: the take as one circular block, row i at (i - lines/2) / PRF) or "linear"
+  // (azimuth blocks, sarfuse/blocks.hpp: the fully illuminated rows only).
+  std::string azimuth_processing = "circular";
 };
 
 // Wall time of each step of the last focus() call, seconds.

@@ -48,11 +48,12 @@ double linear_azimuth_bandwidth(const RadarParams& r, std::size_t samples, const
 }
 
 std::string BlockLayout::to_string() const {
-  char buf[400];
+  char buf[512];
   std::snprintf(buf, sizeof buf,
-                "%zu lines in %zu block(s) of %zu lines, %zu product rows per block (azimuth support %zu lines, "
-                "processed bandwidth %.1f Hz); product rows %zu from zero-Doppler time %.6f s",
-                take_lines, blocks, block_lines, step, support_lines, bandwidth_hz, rows, eta_first_s);
+                "%zu lines in %zu block(s) of %zu lines (%zu product rows each; support %zu lines, aperture %zu, "
+                "zero padding %zu at each end; %.1f Hz processed): %zu product rows from zero-Doppler time %.6f s",
+                take_lines, blocks, block_lines, step, support_lines, aperture_lines, pad_lines, bandwidth_hz, rows,
+                eta_first_s);
   return buf;
 }
 
@@ -67,7 +68,10 @@ BlockLayout plan_azimuth_blocks(const RadarParams& r, std::size_t lines, std::si
   // Support of one product row: the processed band's time extent at the slowest FM rate (that of the
   // band edge farthest from zero Doppler), +30 % and 64 lines for the tails of the filter's impulse
   // response (measured, tests/integration/test_blocks.cpp: +10 % left 5e-5 between blocks and one piece).
-  long half = 0, off_min = 0, off_max = 0;
+  // Aperture: the time extent of the band's flat part (without the default taper: the antenna's 3-dB
+  // Doppler bandwidth), what a target needs in the take to be fully illuminated.
+  const double flat = o.azimuth_window.kind == Window::Kind::none ? b.bandwidth_hz * (1 - kLinearTaper) : b.bandwidth_hz;
+  long half = 0, half_ap = 0, off_min = 0, off_max = 0;
   bool first = true;
   for (double range : support_ranges(r, samples)) {
     RadarParams local = r;
@@ -76,6 +80,7 @@ BlockLayout plan_azimuth_blocks(const RadarParams& r, std::size_t lines, std::si
     const double f_edge = std::abs(local.doppler_centroid_hz) + 0.5 * b.bandwidth_hz;
     const double ka = core::azimuth_fm_rate(f_edge, range, lambda, v);
     half = std::max(half, static_cast<long>(std::ceil(0.65 * b.bandwidth_hz / ka * prf)) + 64);
+    half_ap = std::max(half_ap, static_cast<long>(std::ceil(0.5 * flat / ka * prf)));
     const double offset = beam_centre_offset_s(local, range) * prf;  // lines from zero Doppler to the beam centre
     const long lo = static_cast<long>(std::floor(offset)), hi = static_cast<long>(std::ceil(offset));
     off_min = first ? lo : std::min(off_min, lo);
@@ -83,20 +88,23 @@ BlockLayout plan_azimuth_blocks(const RadarParams& r, std::size_t lines, std::si
     first = false;
   }
   b.support_lines = static_cast<std::size_t>(2 * half + 1 + (off_max - off_min));
-  if (lines < b.support_lines + 1)
-    throw Error("raw data: the take has " + std::to_string(lines) + " lines, fewer than the azimuth support of one "
-                "product row (" + std::to_string(b.support_lines) + " lines at " + std::to_string(b.bandwidth_hz) +
-                " Hz processed): nothing is fully illuminated. Use --azimuth circular, or a smaller --azimuth-bandwidth");
-  b.block_lines = block_lines ? block_lines : fft_friendly_size(lines);
+  b.aperture_lines = static_cast<std::size_t>(2 * half_ap + 1 + (off_max - off_min));
+  b.pad_lines = static_cast<std::size_t>(half - half_ap);
+  if (lines < b.aperture_lines + 1)
+    throw Error("raw data: the take has " + std::to_string(lines) + " lines, fewer than the synthetic aperture (" +
+                std::to_string(b.aperture_lines) + " lines at " + std::to_string(flat) +
+                " Hz): nothing is fully illuminated. Use --azimuth circular, or a smaller --azimuth-bandwidth");
+  b.block_lines = block_lines ? block_lines : fft_friendly_size(lines + 2 * b.pad_lines);
   if (b.block_lines < b.support_lines + 1)
     throw Error("--block-lines " + std::to_string(b.block_lines) + ": expected at least " +
                 std::to_string(b.support_lines + 1) + " (the azimuth support of one product row plus one)");
-  // Zero-Doppler line eta of the take reads raw lines [eta + off_min - half, eta + off_max + half].
+  // Zero-Doppler line eta of the take reads raw lines [eta + off_min - half, eta + off_max + half]; the
+  // take is padded with pad_lines zero lines at both ends, so a product row's support may leave it.
   b.first_valid = half - off_min;
   b.step = b.block_lines - b.support_lines + 1;
-  b.rows = lines - b.support_lines + 1;
+  b.rows = lines - b.aperture_lines + 1;
   b.blocks = (b.rows + b.step - 1) / b.step;
-  b.eta_first_s = (static_cast<double>(b.first_valid) - 0.5 * static_cast<double>(lines)) / prf;
+  b.eta_first_s = (static_cast<double>(half_ap - off_min) - 0.5 * static_cast<double>(lines)) / prf;
   return b;
 }
 
@@ -135,23 +143,32 @@ std::size_t block_lines_for_memory(const RadarParams& r, std::size_t lines, std:
   return best;
 }
 
-void focus_in_blocks(const RadarParams& radar, const FocusOptions& options, const BlockLayout& b, std::size_t samples,
-                     const RowReader& read, const RowWriter& write, StageTimes* times, std::string* notes) {
+Plan make_block_plan(const RadarParams& radar, std::size_t samples, const FocusOptions& options, const BlockLayout& b) {
   FocusOptions o = options;
   o.azimuth_bandwidth_hz = b.bandwidth_hz;
   o.azimuth_window = linear_azimuth_window(options);
-  Plan plan = make_plan(radar, b.block_lines, samples, o);
-  if (notes) *notes = plan.notes();
+  return make_plan(radar, b.block_lines, samples, o);
+}
+
+void focus_in_blocks(Plan& plan, const BlockLayout& b, const RowReader& read, const RowWriter& write,
+                     StageTimes* times) {
+  if (plan.lines() != b.block_lines)
+    throw Error("focus_in_blocks: the plan has " + std::to_string(plan.lines()) + " lines, the blocks " +
+                std::to_string(b.block_lines));
+  const std::size_t samples = plan.samples();
   ComplexImage raw(b.block_lines, samples), slc;
   if (times) *times = StageTimes{};
   const long bl = static_cast<long>(b.block_lines);
   std::size_t written = 0;
   for (std::size_t k = 0; k < b.blocks; ++k) {
     throw_if_interrupted();
-    const std::size_t start = k * b.step;  // the block's first raw line; its row first_valid is product row k step
-    const std::size_t count = start < b.take_lines ? std::min(b.block_lines, b.take_lines - start) : 0;
-    if (count) read(start, count, raw.data());
-    std::fill(raw.row(count), raw.data() + raw.size(), std::complex<float>(0));
+    // The block's first line, in the take (negative: in the zero padding before it); its row
+    // first_valid is product row k step.
+    const long start = static_cast<long>(k * b.step) - static_cast<long>(b.pad_lines);
+    const long from = std::max(start, 0L), to = std::min(start + bl, static_cast<long>(b.take_lines));
+    std::fill(raw.data(), raw.data() + raw.size(), std::complex<float>(0));
+    if (to > from)
+      read(static_cast<std::size_t>(from), static_cast<std::size_t>(to - from), raw.row(static_cast<std::size_t>(from - start)));
     plan.focus(view_of(raw), slc);
     if (times) {
       const StageTimes& t = plan.last_times();

@@ -116,11 +116,16 @@ void apply_line_gains(ComplexImage& img, const std::vector<double>& gain_db) {
   }
 }
 
-void correct_range_spreading(ComplexImage& slc, const RadarParams& radar) {
-  const double mid = radar.range_of_column(0.5 * (static_cast<double>(slc.samples()) - 1));
-  std::vector<float> w(slc.samples());
+std::vector<float> range_spreading_weights(const RadarParams& radar, std::size_t samples) {
+  const double mid = radar.range_of_column(0.5 * (static_cast<double>(samples) - 1));
+  std::vector<float> w(samples);
   for (std::size_t j = 0; j < w.size(); ++j)
     w[j] = static_cast<float>(std::pow(radar.range_of_column(static_cast<double>(j)) / mid, 1.5));
+  return w;
+}
+
+void correct_range_spreading(ComplexImage& slc, const RadarParams& radar) {
+  const std::vector<float> w = range_spreading_weights(radar, slc.samples());
   for (std::size_t i = 0; i < slc.lines(); ++i) {
     std::complex<float>* row = slc.row(i);
     for (std::size_t j = 0; j < w.size(); ++j) row[j] *= w[j];

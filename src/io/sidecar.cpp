@@ -35,7 +35,7 @@ std::string product_sidecar_json(const RadarParams& r, const FocusOptions& o, co
                      {"azimuth_bandwidth_hz", o.azimuth_bandwidth_hz > 0 ? o.azimuth_bandwidth_hz : r.prf_hz},
                      {"rcmc_taps", o.rcmc_taps},
                      {"src", g.src_applied},
-                     {"azimuth_processing", "circular"},
+                     {"azimuth_processing", g.azimuth_processing},
                      {"threads", o.threads}};
   return j.dump(2) + "\n";
 }

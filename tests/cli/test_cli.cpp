@@ -91,7 +91,7 @@ class Cli : public ::testing::Test {
 
 TEST_F(Cli, SimulateFocusAnalyzeCompareInfo) {
   small_scene();
-  Result r = run("focus " + path("raw.npy") + " --params " + path("scene.json") + " -o " + path("slc.npy") +
+  Result r = run("focus --azimuth circular " + path("raw.npy") + " --params " + path("scene.json") + " -o " + path("slc.npy") +
                  " --png " + path("slc.png") + " --threads 2");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(fs::exists(path("slc.png")));
@@ -105,7 +105,7 @@ TEST_F(Cli, SimulateFocusAnalyzeCompareInfo) {
   EXPECT_NE(slurp(path("report.json")).find("\"pslr_db\""), std::string::npos);
   r = run("analyze " + path("slc.npy") + " --params " + path("scene.json") + " --peaks 1");
   ASSERT_EQ(r.code, 0) << r.err;
-  ASSERT_EQ(run("focus " + path("raw.npy") + " --params " + path("scene.json") + " -o " + path("ref.npy") +
+  ASSERT_EQ(run("focus --azimuth circular " + path("raw.npy") + " --params " + path("scene.json") + " -o " + path("ref.npy") +
                 " --precision fp64").code, 0);
   r = run("compare " + path("slc.npy") + " " + path("ref.npy") + " --params " + path("scene.json"));
   ASSERT_EQ(r.code, 0) << r.err;
@@ -138,7 +138,7 @@ TEST_F(Cli, SignalsStopCleanly) {
   write_text_file(path("big_scene.json"), to_json_text(big));
   const Run runs[] = {
       // One thread each, so the runs last seconds on any machine (a 16-core one finished in 0.6 s).
-      {{"focus", path("big.npy"), "--params", path("scene.json"), "-o", path("previous.npy"), "--backend", "cpu",
+      {{"focus", "--azimuth", "circular", path("big.npy"), "--params", path("scene.json"), "-o", path("previous.npy"), "--backend", "cpu",
         "--threads", "1"},
        SIGINT, path("previous.npy")},
       {{"simulate", path("big_scene.json"), "-o", path("sim.npy"), "--threads", "1"}, SIGTERM, path("sim.npy")},
@@ -179,7 +179,7 @@ TEST_F(Cli, SignalsStopCleanly) {
 // with the parameters as metadata; detected + multilooked products; gdalinfo / h5dump open them.
 TEST_F(Cli, ProductFormats) {
   small_scene();
-  const std::string base = "focus " + path("raw.npy") + " --params " + path("scene.json") + " --backend cpu -o ";
+  const std::string base = "focus --azimuth circular " + path("raw.npy") + " --params " + path("scene.json") + " --backend cpu -o ";
   for (const char* f : {"slc.npy", "slc.tif", "slc.h5", "amp.tif", "db.h5", "int.npy"}) {
     std::string extra;
     if (std::string(f) == "amp.tif") extra = " --detect amplitude --multilook 4x2";
@@ -277,7 +277,7 @@ TEST_F(Cli, CorrectionsAndReport) {
   std::string gains = "# dB per line\n";
   for (int i = 0; i < 64 + 5; ++i) gains += "6.0\n";
   write_text_file(path("gains.txt"), gains);
-  const Result r = run("focus " + path("iq.npy") + " --params " + path("scene.json") + " -o " + path("c.npy") +
+  const Result r = run("focus --azimuth circular " + path("iq.npy") + " --params " + path("scene.json") + " -o " + path("c.npy") +
                        " --backend cpu --dc-offset --iq-balance --gain-db " + path("gains.txt") +
                        " --gain-first-line 3 --range-spreading --report " + path("report.json"));
   ASSERT_EQ(r.code, 0) << r.err;
@@ -307,7 +307,7 @@ TEST_F(Cli, CorrectionsAndReport) {
   EXPECT_GT(std::sqrt(pq / pi), 1.3);  // the 1.5x imbalance put in
   EXPECT_EQ(j["point_targets"].size(), 1u);
   write_text_file(path("short.txt"), "1\n2\n");
-  expect_failure("focus " + path("iq.npy") + " --params " + path("scene.json") + " -o " + path("d.npy") + " --gain-db " +
+  expect_failure("focus --azimuth circular " + path("iq.npy") + " --params " + path("scene.json") + " -o " + path("d.npy") + " --gain-db " +
                      path("short.txt"),
                  "2 gains; lines 1..64 are needed", path("d.npy"));
 }
@@ -333,7 +333,7 @@ TEST_F(Cli, BadInputsFailCleanly) {
   };
   std::vector<Case> cases;
   auto focus_raw = [&](const std::string& id, const std::string& file, const std::string& message) {
-    cases.push_back({id, "focus " + path(file) + focus_to_out, message, out});
+    cases.push_back({id, "focus --azimuth circular " + path(file) + focus_to_out, message, out});
   };
   std::string text = slurp(scene);
   auto params_with = [&](const std::string& name, const std::string& a, const std::string& b) {
@@ -343,7 +343,7 @@ TEST_F(Cli, BadInputsFailCleanly) {
     return path(name);
   };
   auto focus_params = [&](const std::string& id, const std::string& params, const std::string& message) {
-    cases.push_back({id, "focus " + raw + " --params " + params + " -o " + out, message, out});
+    cases.push_back({id, "focus --azimuth circular " + raw + " --params " + params + " -o " + out, message, out});
   };
 
   // Raw data files.
@@ -396,12 +396,12 @@ TEST_F(Cli, BadInputsFailCleanly) {
   write_text_file(path("junk.mat"), std::string(200, 'x'));
   focus_raw("mat-not-matlab", "junk.mat", "not a MATLAB v5 .mat file");
   fs::copy_file(corpus + "/mat/single.mat", path("single.mat"));
-  cases.push_back({"mat-missing-variable", "focus " + path("single.mat") + " --var nope" + focus_to_out,
+  cases.push_back({"mat-missing-variable", "focus --azimuth circular " + path("single.mat") + " --var nope" + focus_to_out,
                    "no variable 'nope'", out});
   fs::copy_file(corpus + "/mat/real_only.mat", path("real.mat"));
-  cases.push_back({"mat-real-variable", "focus " + path("real.mat") + " --var data" + focus_to_out,
+  cases.push_back({"mat-real-variable", "focus --azimuth circular " + path("real.mat") + " --var data" + focus_to_out,
                    "is real; expected complex samples", out});
-  cases.push_back({"var-on-npy", "focus " + raw + " --var data" + focus_to_out, "--var applies to .mat files only", out});
+  cases.push_back({"var-on-npy", "focus --azimuth circular " + raw + " --var data" + focus_to_out, "--var applies to .mat files only", out});
 
   // Parameters files.
   focus_params("params-missing", path("nope.json"), "nope.json: no such file");
@@ -425,32 +425,32 @@ TEST_F(Cli, BadInputsFailCleanly) {
                "chirp_rate_hz_per_s");
 
   // Options.
-  cases.push_back({"option-window", "focus " + raw + focus_to_out + " --range-window blackman", "expected none, hamming", out});
-  cases.push_back({"option-rcmc-taps", "focus " + raw + focus_to_out + " --rcmc-taps 7", "--rcmc-taps", out});
-  cases.push_back({"option-unknown", "focus " + raw + focus_to_out + " --no-such-option", "no-such-option", out});
-  cases.push_back({"option-pipeline", "focus " + raw + focus_to_out + " --pipeline bogus", "--pipeline: expected fused", out});
-  cases.push_back({"option-range-fft-too-short", "focus " + raw + focus_to_out + " --range-fft-size 100",
+  cases.push_back({"option-window", "focus --azimuth circular " + raw + focus_to_out + " --range-window blackman", "expected none, hamming", out});
+  cases.push_back({"option-rcmc-taps", "focus --azimuth circular " + raw + focus_to_out + " --rcmc-taps 7", "--rcmc-taps", out});
+  cases.push_back({"option-unknown", "focus --azimuth circular " + raw + focus_to_out + " --no-such-option", "no-such-option", out});
+  cases.push_back({"option-pipeline", "focus --azimuth circular " + raw + focus_to_out + " --pipeline bogus", "--pipeline: expected fused", out});
+  cases.push_back({"option-range-fft-too-short", "focus --azimuth circular " + raw + focus_to_out + " --range-fft-size 100",
                    "--range-fft-size 100: must be at least", out});
-  cases.push_back({"option-doppler-bandwidth-above-prf", "focus " + raw + focus_to_out + " --azimuth-bandwidth 700",
+  cases.push_back({"option-doppler-bandwidth-above-prf", "focus --azimuth circular " + raw + focus_to_out + " --azimuth-bandwidth 700",
                    "--azimuth-bandwidth: expected a value in (0, PRF", out});
-  cases.push_back({"option-doppler-centroid-nan", "focus " + raw + focus_to_out + " --doppler-centroid nan",
+  cases.push_back({"option-doppler-centroid-nan", "focus --azimuth circular " + raw + focus_to_out + " --doppler-centroid nan",
                    "--doppler-centroid: expected a finite frequency", out});
-  cases.push_back({"option-gpu-memory-size", "focus " + raw + focus_to_out + " --max-gpu-memory lots",
+  cases.push_back({"option-gpu-memory-size", "focus --azimuth circular " + raw + focus_to_out + " --max-gpu-memory lots",
                    "--max-gpu-memory: expected a positive size", out});
-  cases.push_back({"option-cuda-range-fft", "focus " + raw + focus_to_out + " --backend cuda --range-fft-size 300",
+  cases.push_back({"option-cuda-range-fft", "focus --azimuth circular " + raw + focus_to_out + " --backend cuda --range-fft-size 300",
                    cuda_device_count() > 0 ? "range FFT length 300 must be a power of two" : "--backend cuda", out});
 
   // Output paths (tests run as root: permission bits prove nothing, so paths that cannot exist).
-  cases.push_back({"output-folder-missing", "focus " + raw + " --params " + scene + " -o " + path("no/such/dir/out.npy"),
+  cases.push_back({"output-folder-missing", "focus --azimuth circular " + raw + " --params " + scene + " -o " + path("no/such/dir/out.npy"),
                    "does not exist", path("no/such/dir/out.npy")});
-  cases.push_back({"output-parent-is-file", "focus " + raw + " --params " + scene + " -o " + path("scene.json/out.npy"),
+  cases.push_back({"output-parent-is-file", "focus --azimuth circular " + raw + " --params " + scene + " -o " + path("scene.json/out.npy"),
                    "is not a folder", path("scene.json/out.npy")});
   fs::create_directory(path("adir"));
-  cases.push_back({"output-is-folder", "focus " + raw + " --params " + scene + " -o " + path("adir"), "it is a folder",
+  cases.push_back({"output-is-folder", "focus --azimuth circular " + raw + " --params " + scene + " -o " + path("adir"), "it is a folder",
                    path("adir/never")});
-  cases.push_back({"output-equals-input", "focus " + raw + " --params " + scene + " -o " + raw, "is the input file",
+  cases.push_back({"output-equals-input", "focus --azimuth circular " + raw + " --params " + scene + " -o " + raw, "is the input file",
                    path("never")});
-  cases.push_back({"png-folder-missing", "focus " + raw + focus_to_out + " --png " + path("no/dir/q.png"),
+  cases.push_back({"png-folder-missing", "focus --azimuth circular " + raw + focus_to_out + " --png " + path("no/dir/q.png"),
                    "does not exist", out});
 
   // Other sub-commands.
@@ -482,10 +482,10 @@ TEST_F(Cli, BadInputsFailCleanly) {
 
   // Output equal to the input: refused, the input untouched.
   const std::string before = slurp(raw);
-  EXPECT_EQ(run("focus " + raw + " --params " + scene + " -o " + raw).code, 2);
+  EXPECT_EQ(run("focus --azimuth circular " + raw + " --params " + scene + " -o " + raw).code, 2);
   EXPECT_EQ(slurp(raw), before);
   // A previous product survives a failed run.
   write_text_file(out, "previous product");
-  EXPECT_EQ(run("focus " + raw + " --params " + path("negprf.json") + " -o " + out).code, 2);
+  EXPECT_EQ(run("focus --azimuth circular " + raw + " --params " + path("negprf.json") + " -o " + out).code, 2);
   EXPECT_EQ(slurp(out), "previous product");
 }

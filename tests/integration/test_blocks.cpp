@@ -22,8 +22,9 @@ ComplexImage focus_take(const RadarParams& radar, const ComplexImage& raw, const
   const std::size_t nr = raw.samples();
   ComplexImage product(b.rows, nr);
   std::size_t at = 0;
+  Plan plan = make_block_plan(radar, nr, o, b);
   focus_in_blocks(
-      radar, o, b, nr,
+      plan, b,
       [&](std::size_t first, std::size_t count, std::complex<float>* dst) {
         ASSERT_LE(first + count, raw.lines());
         std::memcpy(dst, raw.row(first), count * nr * sizeof(std::complex<float>));
@@ -116,7 +117,9 @@ TEST(AzimuthBlocks, LayoutCoversTheFullyIlluminatedTargetsOnce) {
   const ParamsFile p = test::squinted_satellite_scene();
   FocusOptions o;
   const BlockLayout b = plan_azimuth_blocks(p.radar, 10000, 1024, o, 3000);
-  EXPECT_EQ(b.rows, 10000 - b.support_lines + 1);
+  EXPECT_EQ(b.rows, 10000 - b.aperture_lines + 1);
+  EXPECT_EQ(2 * b.pad_lines, b.support_lines - b.aperture_lines);
+  EXPECT_LT(b.aperture_lines, b.support_lines);
   EXPECT_EQ(b.step, 3000 - b.support_lines + 1);
   EXPECT_EQ(b.blocks, (b.rows + b.step - 1) / b.step);
   // The flat part of the default taper is the 3-dB Doppler bandwidth, within the PRF.
@@ -124,8 +127,8 @@ TEST(AzimuthBlocks, LayoutCoversTheFullyIlluminatedTargetsOnce) {
               std::min(p.radar.prf_hz, 0.886 * 2 * p.radar.effective_velocity_m_s / p.radar.antenna_length_m / 0.7), 1e-9);
   const ParamsFile air = default_scene();
   EXPECT_NEAR(plan_azimuth_blocks(air.radar, 4096, 1024, o).bandwidth_hz, 0.886 * 2 * 150.0 / 2.0 / 0.7, 1e-9);
-  // Product row 0 is the first zero-Doppler line whose support starts at the take's first line.
-  EXPECT_NEAR(b.eta_first_s, (b.first_valid - 5000.0) / p.radar.prf_hz, 1e-12);
+  // Product row 0 is the first zero-Doppler line whose aperture starts at the take's first line.
+  EXPECT_NEAR(b.eta_first_s, (b.first_valid - static_cast<double>(b.pad_lines) - 5000.0) / p.radar.prf_hz, 1e-12);
   EXPECT_GT(b.first_valid, 0);
 }
 
@@ -147,7 +150,8 @@ TEST(AzimuthBlocks, BlockLengthFollowsTheMemoryBudget) {
   o.backend = Backend::cpu;
   o.threads = 2;
   const std::size_t all = block_lines_for_memory(p.radar, 20000, 1024, o, 0, 0);
-  EXPECT_EQ(all, fft_friendly_size(20000));
+  const BlockLayout whole = plan_azimuth_blocks(p.radar, 20000, 1024, o);
+  EXPECT_EQ(all, fft_friendly_size(20000 + 2 * whole.pad_lines));
   const std::size_t budget = 200u << 20;
   const std::size_t n = block_lines_for_memory(p.radar, 20000, 1024, o, budget, 0);
   EXPECT_LT(n, all);

@@ -79,7 +79,7 @@ def test_python_equals_cli_bit_for_bit(scene, cli, tmp_path):
     for name, data in (("c64", raw), ("int8", iq)):
         np.save(tmp_path / f"{name}.npy", data)
         out = tmp_path / f"{name}_slc.npy"
-        r = subprocess.run([cli, "focus", str(tmp_path / f"{name}.npy"), "--params", str(tmp_path / "p.json"),
+        r = subprocess.run([cli, "focus", "--azimuth", "circular", str(tmp_path / f"{name}.npy"), "--params", str(tmp_path / "p.json"),
                             "-o", str(out), "--backend", "cpu"], capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
         ours = sarfuse.Plan(params, backend="cpu").focus(data)
@@ -91,11 +91,11 @@ def test_python_m_sarfuse_runs_the_cli(scene, cli, tmp_path):
     sarfuse.save_params(tmp_path / "p.json", params, sc)
     np.save(tmp_path / "raw.npy", raw)
     env = dict(os.environ)
-    r = subprocess.run([sys.executable, "-m", "sarfuse", "focus", str(tmp_path / "raw.npy"), "--params",
+    r = subprocess.run([sys.executable, "-m", "sarfuse", "focus", "--azimuth", "circular", str(tmp_path / "raw.npy"), "--params",
                         str(tmp_path / "p.json"), "-o", str(tmp_path / "py.npy"), "--backend", "cpu"],
                        capture_output=True, text=True, env=env)
     assert r.returncode == 0, r.stderr
-    r2 = subprocess.run([cli, "focus", str(tmp_path / "raw.npy"), "--params", str(tmp_path / "p.json"), "-o",
+    r2 = subprocess.run([cli, "focus", "--azimuth", "circular", str(tmp_path / "raw.npy"), "--params", str(tmp_path / "p.json"), "-o",
                          str(tmp_path / "cli.npy"), "--backend", "cpu"], capture_output=True, text=True)
     assert r2.returncode == 0, r2.stderr
     assert np.array_equal(np.load(tmp_path / "py.npy"), np.load(tmp_path / "cli.npy"))
