@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "sarfuse/blocks.hpp"
@@ -14,6 +15,7 @@
 #include "sarfuse/doppler.hpp"
 #include "sarfuse/quality.hpp"
 #include "sarfuse/error.hpp"
+#include "sarfuse/interrupt.hpp"
 #include "sarfuse/io.hpp"
 #include "sarfuse/plan.hpp"
 
@@ -82,7 +84,7 @@ inline FocusedProduct focus_file(const std::string& raw_path, const std::string&
     file->read(first, count, native.data());
     return RawView{file->type(), native.data(), count, samples};
   };
-  constexpr std::size_t kChunk = 1024;  // lines per read in the passes over the whole take
+  constexpr std::size_t kChunk = 256;  // lines per read: a stop request is seen within one
 
   RawCorrections corr;
   if (!x.gain_path.empty()) corr.gain_db = read_gain_db(x.gain_path, x.gain_first_line, lines);
@@ -92,7 +94,7 @@ inline FocusedProduct focus_file(const std::string& raw_path, const std::string&
   if (corr.dc_offset || corr.iq_balance) {
     t = Clock::now();
     RawMoments m;
-    for (std::size_t first = 0; first < lines; first += kChunk) m.add(read_native(first, std::min(kChunk, lines - first)));
+    for (std::size_t first = 0; first < lines; first += kChunk, throw_if_interrupted()) m.add(read_native(first, std::min(kChunk, lines - first)));
     stats = m.stats(corr);
     report["timings_s"]["correction_statistics"] = since(t);
   } else {
@@ -131,6 +133,7 @@ inline FocusedProduct focus_file(const std::string& raw_path, const std::string&
   // Raw lines in, corrected, as complex64.
   auto read_lines = [&](std::size_t first, std::size_t count, std::complex<float>* dst) {
     for (std::size_t k = 0; k < count; k += kChunk) {
+      throw_if_interrupted();
       const std::size_t c = std::min(kChunk, count - k);
       apply_raw_corrections(read_native(first + k, c), first + k, corr, stats, dst + k * samples);
     }
@@ -169,8 +172,27 @@ inline FocusedProduct focus_file(const std::string& raw_path, const std::string&
   ProductWriter writer(out_path, p.rows, samples, x.product, sidecar);
   std::optional<Quicklook> quicklook;
   if (!png_path.empty()) quicklook.emplace(p.rows, samples);
-  const bool keep = x.keep_image || (x.scene && !x.scene->targets.empty() && !x.report_path.empty());
+  const bool keep = x.keep_image;
   if (keep) p.slc = ComplexImage(p.rows, samples);
+  // The report's point targets: a window around each target's expected position, kept as the rows go
+  // by (the product itself is never held).
+  constexpr long kHalfWindow = 64;
+  struct TargetWindow {
+    long row0 = 0, col0 = 0;
+    ComplexImage image;
+  };
+  std::vector<TargetWindow> windows;
+  if (x.scene && !x.report_path.empty())
+    for (const Target& tg : x.scene->targets) {
+      const long row = std::lround((tg.azimuth_time_s - p.geometry.eta_first_s) * radar.prf_hz);
+      const long col = std::lround((tg.range_m - radar.near_range_m) / radar.range_spacing_m());
+      TargetWindow w;
+      w.row0 = std::clamp(row - kHalfWindow, 0L, std::max(0L, static_cast<long>(p.rows) - 2 * kHalfWindow - 1));
+      w.col0 = std::clamp(col - kHalfWindow, 0L, std::max(0L, static_cast<long>(samples) - 2 * kHalfWindow - 1));
+      w.image = ComplexImage(std::min<std::size_t>(2 * kHalfWindow + 1, p.rows),
+                             std::min<std::size_t>(2 * kHalfWindow + 1, samples));
+      windows.push_back(std::move(w));
+    }
   std::vector<float> spreading;
   if (x.range_spreading) spreading = range_spreading_weights(radar, samples);
   double power = 0, power2 = 0, peak = 0;
@@ -191,6 +213,12 @@ inline FocusedProduct focus_file(const std::string& raw_path, const std::string&
     writer.write_rows(rows, count);
     if (quicklook) quicklook->add_rows(rows, count);
     if (keep) std::copy(rows, rows + count * samples, p.slc.row(written));
+    for (TargetWindow& w : windows)
+      for (std::size_t k = 0; k < count; ++k) {
+        const long g = static_cast<long>(written + k) - w.row0;
+        if (g >= 0 && g < static_cast<long>(w.image.lines()))
+          std::copy_n(rows + k * samples + w.col0, w.image.samples(), w.image.row(static_cast<std::size_t>(g)));
+      }
     written += count;
   };
   if (tty) std::cerr << "sarfuse: focusing " << lines << " x " << samples << " on " << to_string(plan->backend())
@@ -229,12 +257,26 @@ inline FocusedProduct focus_file(const std::string& raw_path, const std::string&
     report["timings_s"]["focus"] = {{"range_compression", p.times.range_compress}, {"azimuth_fft", p.times.azimuth_fft},
                                     {"range_doppler", p.times.range_doppler}, {"azimuth_ifft", p.times.azimuth_ifft},
                                     {"total", p.times.total}, {"wall_with_io", wall}};
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    report["peak_host_memory_bytes"] = static_cast<double>(usage.ru_maxrss) * 1024.0;  // Linux: ru_maxrss in KiB
     report["output_statistics"] = {{"mean_power", mean}, {"peak_amplitude", std::sqrt(peak)},
                                    {"intensity_contrast", std::sqrt(std::max(0.0, power2 / n - mean * mean)) / mean}};
     if (x.scene && !x.scene->targets.empty()) {
-      AnalysisOptions ao;
-      ao.eta_first_s = p.geometry.eta_first_s;
-      const auto q = analyze_targets(p.slc, radar, x.scene->targets, ao);
+      std::vector<TargetQuality> q;
+      for (std::size_t i = 0; i < windows.size(); ++i) {  // each target in its window's own geometry
+        AnalysisOptions ao;
+        ao.eta_first_s = p.geometry.eta_first_s + static_cast<double>(windows[i].row0) / radar.prf_hz;
+        RadarParams local = radar;
+        local.near_range_m = radar.range_of_column(static_cast<double>(windows[i].col0));
+        TargetQuality t = analyze_targets(windows[i].image, local, {x.scene->targets[i]}, ao).front();
+        t.index = static_cast<int>(i);
+        t.expected_row += static_cast<double>(windows[i].row0);  // back to product pixels
+        t.row += static_cast<double>(windows[i].row0);
+        t.expected_col += static_cast<double>(windows[i].col0);
+        t.col += static_cast<double>(windows[i].col0);
+        q.push_back(t);
+      }
       report["point_targets"] = nlohmann::json::parse(quality_to_json(q))["targets"];
       std::cout << format_quality_table(q);
     }
