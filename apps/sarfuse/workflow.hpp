@@ -148,6 +148,11 @@ inline FocusedProduct focus_file(const std::string& raw_path, const std::string&
     p.rows = lines;
     p.layout = "one circular block of " + std::to_string(lines) + " lines (--azimuth circular)";
   } else {
+    try {
+      plan_azimuth_blocks(radar, lines, samples, options);  // the take itself: long enough?
+    } catch (const Error& e) {
+      throw Error(raw_path + ": " + e.what());
+    }
     const std::size_t block =
         x.block_lines ? x.block_lines
                       : block_lines_for_memory(radar, lines, samples, options, x.max_memory_bytes,

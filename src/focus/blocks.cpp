@@ -91,7 +91,7 @@ BlockLayout plan_azimuth_blocks(const RadarParams& r, std::size_t lines, std::si
   b.aperture_lines = static_cast<std::size_t>(2 * half_ap + 1 + (off_max - off_min));
   b.pad_lines = static_cast<std::size_t>(half - half_ap);
   if (lines < b.aperture_lines + 1)
-    throw Error("raw data: the take has " + std::to_string(lines) + " lines, fewer than the synthetic aperture (" +
+    throw Error("the take has " + std::to_string(lines) + " lines, fewer than the synthetic aperture (" +
                 std::to_string(b.aperture_lines) + " lines at " + std::to_string(flat) +
                 " Hz): nothing is fully illuminated. Use --azimuth circular, or a smaller --azimuth-bandwidth");
   b.block_lines = block_lines ? block_lines : fft_friendly_size(lines + 2 * b.pad_lines);

@@ -513,6 +513,17 @@ TEST_F(Cli, BadInputsFailCleanly) {
                    "--doppler-centroid: expected a finite frequency", out});
   cases.push_back({"option-gpu-memory-size", "focus --azimuth circular " + raw + focus_to_out + " --max-gpu-memory lots",
                    "--max-gpu-memory: expected a positive size", out});
+  // Azimuth processing: the 64-line scene is far shorter than its synthetic aperture.
+  cases.push_back({"option-azimuth", "focus --azimuth bogus " + raw + focus_to_out, "--azimuth: expected linear or circular", out});
+  cases.push_back({"linear-take-shorter-than-aperture", "focus " + raw + focus_to_out,
+                   "fewer than the synthetic aperture", out});
+  cases.push_back({"option-block-lines-circular", "focus --azimuth circular --block-lines 512 " + raw + focus_to_out,
+                   "--block-lines and --max-memory apply to --azimuth linear", out});
+  cases.push_back({"option-max-memory-size", "focus --max-memory lots " + raw + focus_to_out,
+                   "--max-memory: expected a positive size", out});
+  focus_params("params-centroid-coefficients",
+               params_with("dccoef.json", "\"prf_hz\": ", "\"doppler_centroid_range_coefficients\": [1, \"x\"], \"prf_hz\": "),
+               "radar.doppler_centroid_range_coefficients[1]: expected a finite number");
   cases.push_back({"option-cuda-range-fft", "focus --azimuth circular " + raw + focus_to_out + " --backend cuda --range-fft-size 300",
                    cuda_device_count() > 0 ? "range FFT length 300 must be a power of two" : "--backend cuda", out});
 
