@@ -48,7 +48,7 @@ double antenna_weight(const RadarParams& radar, double doppler_hz) {
 }
 
 double beam_centre_offset_s(const RadarParams& radar, double r0) {
-  const double s = radar.wavelength_m() * radar.doppler_centroid_hz / (2.0 * radar.effective_velocity_m_s);
+  const double s = radar.wavelength_m() * radar.doppler_centroid_at(r0) / (2.0 * radar.effective_velocity_m_s);
   return -r0 * s / (std::sqrt(1.0 - s * s) * radar.effective_velocity_m_s);
 }
 
@@ -65,6 +65,12 @@ ComplexImage simulate(const RadarParams& radar, const SceneParams& scene, int th
   const double half_tp = 0.5 * radar.pulse_duration_s;
   const double k_r = radar.chirp_rate_hz_per_s;
 
+  // Each target seen by the beam at the centroid of its own range.
+  std::vector<RadarParams> beam(scene.targets.size(), radar);
+  for (std::size_t k = 0; k < beam.size(); ++k) {
+    beam[k].doppler_centroid_hz = radar.doppler_centroid_at(scene.targets[k].range_m);
+    beam[k].doppler_centroid_range_coefficients.clear();
+  }
   std::vector<double> row_power(na, 0.0);
   std::vector<std::size_t> row_count(na, 0);
   std::vector<std::complex<double>> acc_all(static_cast<std::size_t>(nthreads) * nr);
@@ -88,7 +94,7 @@ ComplexImage simulate(const RadarParams& radar, const SceneParams& scene, int th
         weight = std::abs(eta - centre) <= 0.5 * *scene.aperture_s ? 1.0 : 0.0;
       } else {
         const double doppler = -2.0 * v * v * dt / (lambda * r);  // instantaneous Doppler
-        weight = antenna_weight(radar, doppler);
+        weight = antenna_weight(beam[&t - scene.targets.data()], doppler);
       }
       if (weight == 0.0) continue;
       const double delay = 2.0 * r / kSpeedOfLight;

@@ -279,10 +279,13 @@ TEST_P(CudaChain, FiveTargetSceneMatchesCpuFp64) {
 
 // Focuses `p`'s simulated raw data on the GPU (pipeline `pipeline`) and on the CPU in fp64 with the
 // same range FFT; returns the relative L2 difference, printed with `name`.
-static double gpu_vs_cpu_fp64(const ParamsFile& p, Pipeline pipeline, const char* name) {
+static double gpu_vs_cpu_fp64(const ParamsFile& p, Pipeline pipeline, const char* name, double azimuth_bandwidth = 0) {
   const ComplexImage raw = simulate(p.radar, *p.scene);
-  Plan gpu = make_plan(p.radar, raw.lines(), raw.samples(), cuda_options(pipeline));
+  FocusOptions og = cuda_options(pipeline);
+  og.azimuth_bandwidth_hz = azimuth_bandwidth;
+  Plan gpu = make_plan(p.radar, raw.lines(), raw.samples(), og);
   FocusOptions oc;
+  oc.azimuth_bandwidth_hz = azimuth_bandwidth;
   oc.backend = Backend::cpu;
   oc.precision = Precision::fp64;
   oc.range_fft_size = gpu.range_fft_size();
@@ -298,6 +301,14 @@ static double gpu_vs_cpu_fp64(const ParamsFile& p, Pipeline pipeline, const char
 TEST_P(CudaChain, SquintedSatelliteMatchesCpuFp64) {
   REQUIRE_GPU();
   EXPECT_LT(gpu_vs_cpu_fp64(test::squinted_satellite_scene(), GetParam(), "squinted satellite scene"), 1e-5);
+}
+
+// The per-column azimuth band of a drifting centroid (core::AzimuthFilter) on every pipeline.
+TEST_P(CudaChain, RangeDependentCentroidMatchesCpuFp64) {
+  REQUIRE_GPU();
+  EXPECT_LT(gpu_vs_cpu_fp64(test::drifting_centroid_scene(), GetParam(), "drifting-centroid scene",
+                            test::kDriftingBandwidth),
+            1e-5);
 }
 
 TEST_P(CudaChain, NonPowerOfTwoAzimuthMatchesCpuFp64) {

@@ -27,6 +27,26 @@ inline ParamsFile squinted_satellite_scene() {
   return p;
 }
 
+// The squinted satellite with a centroid that drifts over the swath: +2.3 PRF at mid-swath, -0.15 PRF
+// at the near edge, +0.15 PRF at the far edge (as an attitude or Earth-rotation drift does). Uniform
+// 0.4 s apertures (about 840 Hz of Doppler) centred on each target's own centroid; three targets
+// near the near edge, the middle and the far edge. Focus with kDriftingBandwidth: a band that holds
+// one target's spectrum only when it is centred on that target's centroid.
+inline constexpr double kDriftingBandwidth = 900.0;
+inline ParamsFile drifting_centroid_scene() {
+  ParamsFile p = squinted_satellite_scene();
+  p.radar.pulse_duration_s = 5e-6;  // 121 samples: targets near the swath edges still fully compressed
+  p.radar.chirp_rate_hz_per_s = 4e12;  // 20 MHz: time-bandwidth product 100, sinc-like range response
+  const double dr = p.radar.range_spacing_m();
+  p.radar.doppler_centroid_reference_range_m = p.radar.range_of_column(512);
+  p.radar.doppler_centroid_range_coefficients = {0.3 * 1700 / (1024 * dr)};
+  p.scene->aperture_s = 0.4;
+  p.scene->targets = {{850000 + 100.3 * dr, 1.45, 1.0, 0.3},
+                      {850000 + 512.6 * dr, 1.865, 0.9, -1.2},
+                      {850000 + 920.1 * dr, 2.3, 1.1, 2.6}};
+  return p;
+}
+
 // Three targets in the middle rows, illuminated by the antenna pattern (no aperture_s). Noise-free:
 // the pattern's sidelobes sit near -40 dB, where 20 dB input noise would dominate the ISLR.
 inline ParamsFile antenna_pattern_scene() {
