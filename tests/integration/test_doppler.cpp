@@ -103,3 +103,24 @@ TEST(Doppler, RadarsatScene5NearTheDocumentedCentroid) {
               estimated);
   EXPECT_GT(estimated, 0.95 * documented);
 }
+
+// A centroid drifting by 0.3 PRF over the swath: the estimate's polynomial follows it, and applied to
+// the parameters (DopplerEstimate::applied_to) it focuses targets at both swath edges as the true one.
+TEST(Doppler, DriftingCentroidIsEstimatedAndUsed) {
+  ParamsFile p = test::drifting_centroid_scene();
+  p.scene->targets.clear();
+  const double dr = p.radar.range_spacing_m();
+  for (int k = 0; k < 48; ++k)  // spread over the swath, each fully illuminated in the record
+    p.scene->targets.push_back({850000 + (80.5 + 18.0 * k) * dr, 1.5 + 0.016 * k, 1.0, 0.37 * k});
+  const ComplexImage raw = simulate(p.radar, *p.scene);
+  const DopplerEstimate e = estimate_doppler(p.radar, view_of(raw));
+  const RadarParams used = e.applied_to(p.radar);
+  const double near = p.radar.range_of_column(100), far = p.radar.range_of_column(920);
+  const double true_drift = p.radar.doppler_centroid_at(far) - p.radar.doppler_centroid_at(near);
+  const double drift = used.doppler_centroid_at(far) - used.doppler_centroid_at(near);
+  std::printf("drift over the swath: estimated %.1f Hz, true %.1f Hz; mid-swath %.1f vs %.1f Hz\n", drift, true_drift,
+              used.doppler_centroid_at(p.radar.range_of_column(512)), p.radar.doppler_centroid_at(p.radar.range_of_column(512)));
+  EXPECT_NEAR(drift, true_drift, 0.1 * std::abs(true_drift));
+  for (double r : {near, far, p.radar.range_of_column(512)})
+    EXPECT_NEAR(used.doppler_centroid_at(r), p.radar.doppler_centroid_at(r), 0.01 * p.radar.prf_hz);
+}
