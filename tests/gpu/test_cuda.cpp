@@ -17,6 +17,7 @@
 #include "cuda/rda_cuda.hpp"
 #include "cuda/vkfft_conv.hpp"
 #include "integration/scenes.hpp"
+#include "sarfuse/blocks.hpp"
 #include "sarfuse/io.hpp"
 #include "sarfuse/plan.hpp"
 #include "sarfuse/quality.hpp"
@@ -316,6 +317,50 @@ TEST_P(CudaChain, NonPowerOfTwoAzimuthMatchesCpuFp64) {
   ParamsFile p = default_scene();
   p.scene->azimuth_lines = 1000;  // not a power of two: the plan times both azimuth strategies
   EXPECT_LT(gpu_vs_cpu_fp64(p, GetParam(), "1000-line scene"), 1e-5);
+}
+
+// Long takes in azimuth blocks on the GPU: a take 4x a block, focused block by block through one CUDA
+// plan, equals the same take as one CUDA block and the CPU's blocks; every block's output poisoned.
+TEST(CudaBlocks, LongTakeEqualsOnePieceAndTheCpu) {
+  REQUIRE_GPU();
+  ParamsFile p = default_scene();
+  p.scene->azimuth_lines = 8192;
+  p.scene->snr_db.reset();
+  p.scene->aperture_s.reset();
+  p.scene->targets.clear();
+  for (int k = -16; k <= 16; ++k) p.scene->targets.push_back({9800.0 + 25.0 * (k % 5), k * 0.37, 1.0, 0.1 * k});
+  const ComplexImage raw = simulate(p.radar, *p.scene);
+  const std::size_t nr = raw.samples();
+  auto run = [&](Backend backend, std::size_t block_lines) {
+    FocusOptions o;
+    o.backend = backend;
+    o.range_fft_size = 2048;  // the CUDA plan's power of two, for both
+    const BlockLayout b = plan_azimuth_blocks(p.radar, raw.lines(), nr, o, block_lines);
+    Plan plan = make_block_plan(p.radar, nr, o, b);
+    ComplexImage out(b.rows, nr);
+    for (std::size_t k = 0; k < out.size(); ++k) out.data()[k] = {NAN, NAN};
+    std::size_t at = 0;
+    focus_in_blocks(
+        plan, b,
+        [&](std::size_t first, std::size_t count, std::complex<float>* dst) {
+          std::memcpy(dst, raw.row(first), count * nr * sizeof(std::complex<float>));
+        },
+        [&](const std::complex<float>* rows, std::size_t count) {
+          std::memcpy(out.row(at), rows, count * nr * sizeof(std::complex<float>));
+          at += count;
+        });
+    EXPECT_EQ(at, b.rows);
+    std::printf("%s: %s\n", to_string(backend), b.to_string().c_str());
+    return out;
+  };
+  const ComplexImage gpu_blocks = run(Backend::cuda, 2048), gpu_one = run(Backend::cuda, 0),
+                     cpu_blocks = run(Backend::cpu, 2048);
+  for (std::size_t k = 0; k < gpu_blocks.size(); ++k)
+    ASSERT_TRUE(std::isfinite(gpu_blocks.data()[k].real()) && std::isfinite(gpu_blocks.data()[k].imag())) << k;
+  const double e_one = relative_l2(gpu_blocks, gpu_one), e_cpu = relative_l2(gpu_blocks, cpu_blocks);
+  std::printf("GPU blocks vs GPU one block %.2e, vs CPU blocks %.2e\n", e_one, e_cpu);
+  EXPECT_LT(e_one, 1e-5);
+  EXPECT_LT(e_cpu, 1e-5);
 }
 
 // Range lines longer than the row kernel holds: the plan runs the range steps through cuFFT, says so,
