@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "sarfuse/bench.hpp"
 #include "sarfuse/error.hpp"
+#include "sarfuse/gpu_fft.hpp"
 #include "sarfuse/plan.hpp"
 
 namespace sarfuse::cli {
@@ -21,7 +22,17 @@ void add_bench(CLI::App& app) {
   cmd->add_option("--fft-planning", planning, "estimate or measure (cpu)")->capture_default_str();
   cmd->add_flag("--range-mode-circular", circular, "cuda: compare range compression at FFT length Nr (the seed's case)");
   cmd->add_option("--json", json, "cuda: also write every figure to this JSON file");
-  cmd->callback([] {
+  // `bench fft`: the GPU FFT family against cuFFT (sarfuse/gpu_fft.hpp).
+  static gpu::FftBenchOptions fopt;
+  auto* fft = cmd->add_subcommand("fft", "cuda: every FFT variant and cuFFT, powers of two 256..16384 and non-powers of two");
+  fft->add_option("--repeats", fopt.repeats, "timed runs (median reported)")->capture_default_str();
+  fft->add_option("--json", fopt.json_path, "also write every figure to this JSON file");
+  fft->callback([] {
+    if (fopt.repeats < 1) throw Error("--repeats: expected at least 1");
+    std::cout << gpu::bench_fft(fopt);
+  });
+  cmd->callback([fft] {
+    if (fft->parsed()) return;
     if (backend != "cpu" && backend != "cuda") throw Error("--backend: expected cpu or cuda (got '" + backend + "')");
     const auto x = size.find('x');
     try {

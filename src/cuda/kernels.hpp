@@ -16,10 +16,6 @@ bool own_fft_supports(int n);
 // The twiddle table the FFT kernels of size n read: exp(-2 pi i k / n), computed in float64.
 std::vector<float2> fft_twiddle_table(int n);
 
-// Batched FFT of contiguous rows (tests, benchmark): out[l] = FFT(in[l]) (inverse: unnormalised).
-void launch_fft_rows(int n, const float2* in, float2* out, int lines, bool inverse, const float2* twiddles,
-                     cudaStream_t stream);
-
 // Fused range compression, one kernel: per line load (converting integer I/Q), zero-pad to nfft,
 // FFT, x filter, IFFT (conj-FFT-conj; the filter carries 1/nfft), store the first out_cols columns.
 void launch_range_compress_fused(int nfft, SampleType type, const void* raw, int lines, int nr,

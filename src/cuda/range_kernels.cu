@@ -49,29 +49,6 @@ struct LineSlot {
         s(smem + threadIdx.y * fft::smem_size(N)) {}
 };
 
-template <int N>
-__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
-    fft_rows_kernel(const float2* __restrict__ in, float2* __restrict__ out, int lines, bool inverse,
-                    const float2* __restrict__ tw) {
-  extern __shared__ C32 smem[];
-  constexpr int E = fft::kElems<N>, T = N / E;
-  const LineSlot<N> slot(smem, lines);
-  const int tid = slot.tid, line = slot.line;
-  const bool active = slot.active;
-  C32* s = slot.s;
-  C32 v[E];
-#pragma unroll
-  for (int q = 0; q < E; ++q) {
-    const C32 x = active ? to_c32(in[static_cast<std::size_t>(line) * N + tid + q * T]) : C32{0.f, 0.f};
-    v[q] = inverse ? fft::conj(x) : x;
-  }
-  fft::block_fft_forward<N>(v, s, tw, tid);
-  if (!active) return;
-#pragma unroll
-  for (int q = 0; q < E; ++q)
-    out[static_cast<std::size_t>(line) * N + tid + q * T] = to_float2(inverse ? fft::conj(v[q]) : v[q]);
-}
-
 // The fused kernel keeps two FFTs' worth of live state: it gets the whole register file (one block
 // per multiprocessor at 512+ threads) rather than spilling.
 template <int N, bool Fused>
@@ -341,16 +318,6 @@ std::vector<float2> fft_twiddle_table(int n) {
     t[k] = make_float2(static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a)));
   }
   return t;
-}
-
-void launch_fft_rows(int n, const float2* in, float2* out, int lines, bool inverse, const float2* tw,
-                     cudaStream_t stream) {
-  dispatch_size(n, [&]<int N>() {
-    set_smem<N>(reinterpret_cast<const void*>(&fft_rows_kernel<N>));
-    fft_rows_kernel<N><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(in, out, lines,
-                                                                                                  inverse, tw);
-    SARFUSE_LAUNCHED("fft_rows_kernel");
-  });
 }
 
 void launch_range_compress_fused(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,

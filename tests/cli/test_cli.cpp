@@ -209,8 +209,12 @@ TEST_F(Cli, LongTakeInBlocksWithBoundedMemory) {
   // The budget holds, plus what it does not cover: the executable and its libraries (44 MiB resident
   // with the CUDA libraries linked), the HDF5 chunk cache, the quicklook, the allocator's slack.
   // Measured: 113 MiB with the 48 MiB budget; 482 MiB as one block.
+#ifdef __SANITIZE_ADDRESS__
+  std::printf("memory bounds not checked: AddressSanitizer's shadow memory and quarantine inflate the RSS\n");
+#else
   EXPECT_LT(blocks["peak_host_memory_bytes"].get<double>(), (48.0 + 72.0) * 1048576);
   EXPECT_GT(one["peak_host_memory_bytes"].get<double>(), 3 * blocks["peak_host_memory_bytes"].get<double>());
+#endif
   // Same product, on the same zero-Doppler grid.
   const ComplexImage a = read_image(path("one.npy"));
   EXPECT_EQ(a.lines(), lay["product_rows"].get<std::size_t>());

@@ -18,6 +18,7 @@
 #include "cuda/vkfft_conv.hpp"
 #include "integration/scenes.hpp"
 #include "sarfuse/blocks.hpp"
+#include "sarfuse/gpu_fft.hpp"
 #include "sarfuse/io.hpp"
 #include "sarfuse/plan.hpp"
 #include "sarfuse/quality.hpp"
@@ -78,34 +79,74 @@ ComplexImage focus_with(const RadarParams& r, const RawView& raw, const FocusOpt
 
 }  // namespace
 
+// Every FFT variant x size x direction, contiguous and strided lines, against float64 on fresh random
+// data, with the output poisoned first.
 class CudaFftSizes : public ::testing::TestWithParam<int> {};
 
-TEST_P(CudaFftSizes, ForwardAndInverseMatchFloat64) {
+TEST_P(CudaFftSizes, EveryVariantMatchesFloat64) {
   REQUIRE_GPU();
   const int n = GetParam(), lines = 8;
-  const auto x = test::random_complex(static_cast<std::size_t>(n) * lines, 1000 + n);
-  auto d_in = to_device(to_f2(x));
-  auto d_tw = to_device(cuda::fft_twiddle_table(n));
-  DeviceBuffer<float2> d_out(x.size());
-  for (bool inverse : {false, true}) {
-    poison(d_out);
-    cuda::launch_fft_rows(n, d_in.get(), d_out.get(), lines, inverse, d_tw.get(), nullptr);
-    SARFUSE_CUDA(cudaDeviceSynchronize());
-    const auto got = to_host(d_out);
-    expect_all_finite(got, "fft");
-    std::vector<std::complex<double>> ref = x;
-    core::FftPlan<double> p({n, lines, 1, n}, inverse ? core::FftDirection::inverse : core::FftDirection::forward,
-                            ref.data(), ref.data(), FftPlanning::estimate);
-    p.execute(ref.data(), ref.data());
-    std::vector<std::complex<double>> g(got.size());
-    for (std::size_t i = 0; i < g.size(); ++i) g[i] = {got[i].x, got[i].y};
-    const double e = test::rel_l2(g, ref);
-    std::printf("FFT %5d %s: relative L2 vs float64 %.3e\n", n, inverse ? "inverse" : "forward", e);
-    EXPECT_LT(e, 2e-6) << "n " << n << (inverse ? " inverse" : " forward");
+  for (int stride : {1, 3}) {  // stride 3: lines interleaved (dist 1), as columns of a 3-column array
+    gpu::FftDesc d;
+    d.n = n;
+    d.batch = stride == 1 ? lines : 3;
+    d.stride = stride;
+    const std::size_t total = static_cast<std::size_t>(n) * d.batch;
+    const auto x = test::random_complex(total, 1000 + n + stride);
+    auto d_in = to_device(to_f2(x));
+    DeviceBuffer<float2> d_out(total);
+    for (bool inverse : {false, true}) {
+      d.inverse = inverse;
+      std::vector<std::complex<double>> ref = x;
+      core::FftPlan<double> p({n, d.batch, stride, stride == 1 ? n : 1},
+                              inverse ? core::FftDirection::inverse : core::FftDirection::forward, ref.data(),
+                              ref.data(), FftPlanning::estimate);
+      p.execute(ref.data(), ref.data());
+      for (gpu::FftVariant v : gpu::fft_variants_for(d)) {
+        gpu::FftPlanOptions o;
+        o.variant = v;
+        const gpu::FftPlan plan(d, o);
+        poison(d_out);
+        plan.execute(reinterpret_cast<const std::complex<float>*>(d_in.get()),
+                     reinterpret_cast<std::complex<float>*>(d_out.get()));
+        SARFUSE_CUDA(cudaDeviceSynchronize());
+        const auto got = to_host(d_out);
+        expect_all_finite(got, "fft");
+        std::vector<std::complex<double>> g(got.size());
+        for (std::size_t i = 0; i < g.size(); ++i) g[i] = {got[i].x, got[i].y};
+        const double e = test::rel_l2(g, ref);
+        std::printf("FFT %5d %-10s %s stride %d: relative L2 vs float64 %.3e\n", n, gpu::to_string(v),
+                    inverse ? "inverse" : "forward", stride, e);
+        EXPECT_LT(e, 2e-6) << "n " << n << " " << gpu::to_string(v) << (inverse ? " inverse" : " forward");
+      }
+    }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Pow2, CudaFftSizes, ::testing::Values(256, 512, 1024, 2048, 4096, 8192, 16384));
+INSTANTIATE_TEST_SUITE_P(NonPow2, CudaFftSizes, ::testing::Values(1536, 7680));
+
+// The measuring planner picks one of the candidates, remembers it in the wisdom file, and the next plan
+// takes it from there without timing.
+TEST(CudaFftPlanner, MeasuresOnceThenReadsTheWisdom) {
+  REQUIRE_GPU();
+  const std::string path = ::testing::TempDir() + "/sarfuse_wisdom_test.json";
+  std::filesystem::remove(path);
+  gpu::FftDesc d;
+  d.n = 4096;
+  d.batch = 512;
+  gpu::FftPlanOptions o;
+  o.planning = FftPlanning::measure;
+  o.wisdom_path = path;
+  const gpu::FftPlan first(d, o);
+  EXPECT_EQ(first.how_chosen().rfind("measured", 0), 0u) << first.how_chosen();
+  ASSERT_TRUE(std::filesystem::exists(path));
+  const gpu::FftPlan second(d, o);
+  EXPECT_EQ(second.variant(), first.variant());
+  EXPECT_EQ(second.how_chosen().rfind("wisdom", 0), 0u) << second.how_chosen();
+  std::printf("planner, 4096 x 512: %s; then %s\n", first.how_chosen().c_str(), second.how_chosen().c_str());
+  std::filesystem::remove(path);
+}
 
 // Fused range compression (one kernel up to 16384 points, four-step above) against float64 on random
 // data: zero-pad, FFT, x H, IFFT, keep the first nr columns.

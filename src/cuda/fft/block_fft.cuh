@@ -30,19 +30,20 @@ constexpr int max_pass_radix = kElems<N>;
 
 constexpr int ipow(int b, int e) { return e == 0 ? 1 : b * ipow(b, e - 1); }
 
-template <int N, int P>
-__device__ __forceinline__ void stockham_passes(C32 (&v)[kElems<N>], C32* s, const float2* __restrict__ tw, int tid) {
-  constexpr int kMax = max_pass_radix<N>;
+// E: elements per thread = the largest pass radix (16, 8 or 4: the radix-16/8/4 Stockham variants).
+template <int N, int E, int P>
+__device__ __forceinline__ void stockham_passes(C32 (&v)[E], C32* s, const float2* __restrict__ tw, int tid) {
+  constexpr int kMax = E;
   constexpr int kPasses = pass_count(N, kMax);
   if constexpr (P < kPasses) {
     constexpr int Rp = pass_radix(N, kMax, P);
     constexpr int ns = ipow(kMax, P);
-    constexpr int B = kElems<N> / Rp;  // butterflies per thread in this pass
-    constexpr int T = N / kElems<N>;
+    constexpr int B = E / Rp;  // butterflies per thread in this pass
+    constexpr int T = N / E;
     if constexpr (P > 0) {
       __syncthreads();  // the previous pass's stores are visible
 #pragma unroll
-      for (int q = 0; q < kElems<N>; ++q) v[q] = s[smem_index(tid + q * T)];
+      for (int q = 0; q < E; ++q) v[q] = s[smem_index(tid + q * T)];
     }
 #pragma unroll
     for (int b = 0; b < B; ++b) {
@@ -83,20 +84,23 @@ __device__ __forceinline__ void stockham_passes(C32 (&v)[kElems<N>], C32* s, con
         for (int r = 0; r < Rp; ++r) s[smem_index(stockham_output(j, r, ns, Rp))] = v[b + r * B];
       }
     }
-    stockham_passes<N, P + 1>(v, s, tw, tid);
+    stockham_passes<N, E, P + 1>(v, s, tw, tid);
   }
 }
 
-// Forward FFT of N points; `s` is this group's smem_size(N) slots, `tw` the table exp(-2 pi i k/N).
-template <int N>
-__device__ __forceinline__ void block_fft_forward(C32 (&v)[kElems<N>], C32* s, const float2* __restrict__ tw, int tid) {
+// Forward FFT of N points by N/E threads; `s` is this group's smem_size(N) slots, `tw` the table
+// exp(-2 pi i k/N).
+template <int N, int E = kElems<N>>
+__device__ __forceinline__ void block_fft_forward(C32 (&v)[E], C32* s, const float2* __restrict__ tw, int tid) {
   static_assert(N >= 256 && N <= 16384 && (N & (N - 1)) == 0, "N: a power of two in [256, 16384]");
-  stockham_passes<N, 0>(v, s, tw, tid);
+  static_assert(E == 4 || E == 8 || E == 16, "E: 4, 8 or 16 elements per thread");
+  static_assert(N / E <= 1024, "at most 1024 threads per line");
+  stockham_passes<N, E, 0>(v, s, tw, tid);
 }
 
-template <int N>
+template <int N, int E = kElems<N>>
 struct BlockShape {
-  static constexpr int threads = N / kElems<N>;                        // per line
+  static constexpr int threads = N / E;                                // per line
   static constexpr int lines = threads >= 256 ? 1 : 256 / threads;     // lines per block
   static constexpr int smem_bytes = lines * smem_size(N) * static_cast<int>(sizeof(C32));
   // Blocks per multiprocessor to hold registers for (launch bounds): two for 512-thread lines, so

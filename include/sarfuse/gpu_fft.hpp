@@ -1,0 +1,85 @@
+// sarfuse: batched 1-D complex FFTs on the GPU, on their own (like cuFFT) and as the family the
+// focusing kernels are built from. Like FFTW: make the plan once (the variant chosen from a built-in
+// table, or by timing the candidates: FftPlanning::measure, remembered in a wisdom file), execute many
+// times on device pointers.
+#pragma once
+#include <complex>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sarfuse/plan.hpp"  // FftPlanning
+
+namespace sarfuse::gpu {
+
+// The kernels: one thread group per line, radix-16 / radix-8 / radix-4 Stockham passes with
+// register-resident butterflies exchanged through shared memory (n = 256..16384; the radix-r variant
+// needs n / r <= 1024 threads), or cuFFT.
+enum class FftVariant { automatic, stockham16, stockham8, stockham4, cufft };
+const char* to_string(FftVariant v);
+FftVariant parse_fft_variant(const std::string& s);  // "auto", "stockham16", ... ; throws Error
+
+struct FftDesc {
+  int n = 0;          // points per transform
+  int batch = 1;      // transforms
+  int stride = 1;     // between a transform's elements
+  int dist = 0;       // between transforms' first elements (0: n x stride when stride is 1, else 1)
+  bool inverse = false;  // unnormalised, like cuFFT and FFTW
+  std::string key() const;  // "n=4096 batch=... stride=1 dist=4096 inverse=0" (wisdom key)
+};
+
+// The variants that can run `d` (every one is correct; they differ in speed).
+std::vector<FftVariant> fft_variants_for(const FftDesc& d);
+
+// Remembered choices: JSON {"device name": {"<FftDesc::key()>": {"variant": ..., "ms": ...}}}.
+class FftWisdom {
+ public:
+  static std::string default_path();  // $XDG_CACHE_HOME or ~/.cache, then sarfuse/wisdom.json
+  explicit FftWisdom(std::string path);  // reads it when it exists (a broken file is an Error naming it)
+  bool lookup(const std::string& device, const FftDesc& d, FftVariant* variant) const;
+  void remember(const std::string& device, const FftDesc& d, FftVariant variant, double ms);
+  void save() const;  // atomically
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::string json_;  // the document, kept as text so this header needs no JSON library
+};
+
+struct FftPlanOptions {
+  FftVariant variant = FftVariant::automatic;
+  FftPlanning planning = FftPlanning::estimate;  // automatic variant: built-in table, or time the candidates
+  std::string wisdom_path;                       // measure: "" = FftWisdom::default_path(); "-" = none
+};
+
+class FftPlan {
+ public:
+  FftPlan(const FftDesc& desc, const FftPlanOptions& options = {});
+  FftPlan(FftPlan&&) noexcept;
+  FftPlan& operator=(FftPlan&&) noexcept;
+  ~FftPlan();
+  // Device pointers; in == out is allowed for the Stockham variants and cuFFT. `stream`: a
+  // cudaStream_t (nullptr: the default stream). Asynchronous, launch errors checked.
+  void execute(const std::complex<float>* in, std::complex<float>* out, void* stream = nullptr) const;
+  FftVariant variant() const;
+  const FftDesc& desc() const;
+  // How the variant was chosen: "requested", "estimate (built-in table)", "measured: ...", "wisdom".
+  const std::string& how_chosen() const;
+  class Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// `sarfuse bench fft`: every variant and cuFFT, every power of two 256..16384 and non-power-of-two
+// sizes (cuFFT only, until the mixed-radix kernels land), batch so the data is >= min_bytes: time
+// (CUDA events, median), GFLOPS (5 N log2 N), GB/s, relative L2 vs float64, ratio to cuFFT.
+struct FftBenchOptions {
+  int repeats = 20;
+  std::size_t min_bytes = std::size_t{512} << 20;
+  std::string json_path;
+};
+std::string bench_fft(const FftBenchOptions& options);
+
+}  // namespace sarfuse::gpu

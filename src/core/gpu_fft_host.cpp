@@ -1,0 +1,111 @@
+// The host side of sarfuse::gpu FFT plans: names, descriptors, the variants per size, the wisdom file.
+// (The plans and kernels: src/cuda/fft/fft_plan.cu; without CUDA, the plan constructors say so.)
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "sarfuse/error.hpp"
+#include "sarfuse/gpu_fft.hpp"
+#include "sarfuse/io.hpp"
+
+namespace sarfuse::gpu {
+
+const char* to_string(FftVariant v) {
+  switch (v) {
+    case FftVariant::automatic: return "auto";
+    case FftVariant::stockham16: return "stockham16";
+    case FftVariant::stockham8: return "stockham8";
+    case FftVariant::stockham4: return "stockham4";
+    case FftVariant::cufft: return "cufft";
+  }
+  return "?";
+}
+
+FftVariant parse_fft_variant(const std::string& s) {
+  for (FftVariant v : {FftVariant::automatic, FftVariant::stockham16, FftVariant::stockham8, FftVariant::stockham4,
+                       FftVariant::cufft})
+    if (s == to_string(v)) return v;
+  throw Error("FFT variant '" + s + "': expected auto, stockham16, stockham8, stockham4 or cufft");
+}
+
+std::string FftDesc::key() const {
+  return "n=" + std::to_string(n) + " batch=" + std::to_string(batch) + " stride=" + std::to_string(stride) +
+         " dist=" + std::to_string(dist) + " inverse=" + std::to_string(inverse ? 1 : 0);
+}
+
+std::vector<FftVariant> fft_variants_for(const FftDesc& d) {
+  std::vector<FftVariant> v;
+  const bool pow2 = d.n >= 256 && d.n <= 16384 && (d.n & (d.n - 1)) == 0;
+  if (pow2) {
+    v.push_back(FftVariant::stockham16);
+    if (d.n / 8 <= 1024) v.push_back(FftVariant::stockham8);
+    if (d.n / 4 <= 1024) v.push_back(FftVariant::stockham4);
+  }
+  v.push_back(FftVariant::cufft);
+  return v;
+}
+
+std::string FftWisdom::default_path() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::string base = xdg && *xdg ? xdg : std::string(home && *home ? home : ".") + "/.cache";
+  return base + "/sarfuse/wisdom.json";
+}
+
+FftWisdom::FftWisdom(std::string path) : path_(std::move(path)), json_("{}") {
+  std::error_code ec;
+  if (path_.empty() || !std::filesystem::exists(path_, ec)) return;
+  const std::string text = read_text_file(path_);
+  try {
+    const auto j = nlohmann::json::parse(text);
+    if (!j.is_object()) throw Error("");
+    for (const auto& [device, entries] : j.items()) {
+      if (!entries.is_object()) throw Error("");
+      for (const auto& [key, e] : entries.items()) {
+        parse_fft_variant(e.at("variant").get<std::string>());
+        (void)e.at("ms").get<double>();
+      }
+    }
+  } catch (const std::exception&) {
+    throw Error(path_ + ": not a sarfuse wisdom file (expected {\"device\": {\"n=...\": {\"variant\": ..., \"ms\": ...}}}); "
+                "delete it or pass another --wisdom");
+  }
+  json_ = text;
+}
+
+bool FftWisdom::lookup(const std::string& device, const FftDesc& d, FftVariant* variant) const {
+  const auto j = nlohmann::json::parse(json_);
+  if (!j.contains(device) || !j[device].contains(d.key())) return false;
+  *variant = parse_fft_variant(j[device][d.key()]["variant"].get<std::string>());
+  return true;
+}
+
+void FftWisdom::remember(const std::string& device, const FftDesc& d, FftVariant variant, double ms) {
+  auto j = nlohmann::json::parse(json_);
+  j[device][d.key()] = {{"variant", to_string(variant)}, {"ms", ms}};
+  json_ = j.dump(2);
+}
+
+void FftWisdom::save() const {
+  std::filesystem::create_directories(std::filesystem::path(path_).parent_path());
+  write_text_file(path_, json_ + "\n");
+}
+
+#if !SARFUSE_HAVE_CUDA
+class FftPlan::Impl {};
+FftPlan::FftPlan(const FftDesc&, const FftPlanOptions&) {
+  throw Error("GPU FFT plans: this build has no CUDA backend (nvcc was not found at build time)");
+}
+FftPlan::FftPlan(FftPlan&&) noexcept = default;
+FftPlan& FftPlan::operator=(FftPlan&&) noexcept = default;
+FftPlan::~FftPlan() = default;
+void FftPlan::execute(const std::complex<float>*, std::complex<float>*, void*) const {}
+FftVariant FftPlan::variant() const { return FftVariant::automatic; }
+const FftDesc& FftPlan::desc() const { throw Error("GPU FFT plans: no CUDA backend"); }
+const std::string& FftPlan::how_chosen() const { throw Error("GPU FFT plans: no CUDA backend"); }
+std::string bench_fft(const FftBenchOptions&) {
+  throw Error("bench fft: this build has no CUDA backend (nvcc was not found at build time)");
+}
+#endif
+
+}  // namespace sarfuse::gpu

@@ -1,0 +1,313 @@
+// sarfuse::gpu::FftPlan: the Stockham kernels (radix 16 / 8 / 4, one thread group per line, strided
+// lines allowed) and cuFFT behind one plan; the variant from the built-in table, the caller, the wisdom
+// file, or timing the candidates. And `sarfuse bench fft`.
+#include <cuda_runtime.h>
+#include <cufft.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "core/fft.hpp"
+#include "cuda/check.hpp"
+#include "cuda/device_buffer.hpp"
+#include "cuda/fft/block_fft.cuh"
+#include "cuda/backend.hpp"
+#include "cuda/kernels.hpp"
+#include "sarfuse/error.hpp"
+#include "sarfuse/gpu_fft.hpp"
+#include "sarfuse/io.hpp"
+
+namespace sarfuse::gpu {
+
+namespace {
+
+using cuda::fft::BlockShape;
+using cuda::fft::C32;
+using cuda::fft::to_c32;
+using cuda::fft::to_float2;
+
+template <int N, int E>
+__global__ void __launch_bounds__(BlockShape<N, E>::threads * BlockShape<N, E>::lines)
+    stockham_lines_kernel(const float2* __restrict__ in, float2* __restrict__ out, int batch, int stride, int dist,
+                          bool inverse, const float2* __restrict__ tw) {
+  extern __shared__ C32 smem[];
+  constexpr int T = N / E;
+  const int tid = threadIdx.x;
+  const int line = static_cast<int>(blockIdx.x) * BlockShape<N, E>::lines + static_cast<int>(threadIdx.y);
+  const bool active = line < batch;
+  C32* s = smem + threadIdx.y * cuda::fft::smem_size(N);
+  const std::size_t base = static_cast<std::size_t>(active ? line : 0) * dist;
+  C32 v[E];
+#pragma unroll
+  for (int q = 0; q < E; ++q) {
+    const C32 x = active ? to_c32(in[base + static_cast<std::size_t>(tid + q * T) * stride]) : C32{0.f, 0.f};
+    v[q] = inverse ? cuda::fft::conj(x) : x;  // inverse = conj . forward . conj
+  }
+  cuda::fft::block_fft_forward<N, E>(v, s, tw, tid);
+  if (!active) return;
+#pragma unroll
+  for (int q = 0; q < E; ++q)
+    out[base + static_cast<std::size_t>(tid + q * T) * stride] = to_float2(inverse ? cuda::fft::conj(v[q]) : v[q]);
+}
+
+template <int N, int E>
+void launch_stockham(const float2* in, float2* out, const FftDesc& d, const float2* tw, cudaStream_t stream) {
+  if constexpr (N / E <= 1024 && N / E >= 16) {
+    using S = BlockShape<N, E>;
+    const void* k = reinterpret_cast<const void*>(&stockham_lines_kernel<N, E>);
+    SARFUSE_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, S::smem_bytes));
+    const dim3 grid(static_cast<unsigned>((d.batch + S::lines - 1) / S::lines)), block(S::threads, S::lines);
+    stockham_lines_kernel<N, E><<<grid, block, S::smem_bytes, stream>>>(in, out, d.batch, d.stride, d.dist, d.inverse, tw);
+    SARFUSE_LAUNCHED("stockham_lines_kernel");
+  } else {
+    throw Error("GPU FFT: radix-" + std::to_string(E) + " Stockham cannot run " + std::to_string(N) + " points");
+  }
+}
+
+template <int E>
+void dispatch_stockham(const float2* in, float2* out, const FftDesc& d, const float2* tw, cudaStream_t stream) {
+  switch (d.n) {
+    case 256: launch_stockham<256, E>(in, out, d, tw, stream); break;
+    case 512: launch_stockham<512, E>(in, out, d, tw, stream); break;
+    case 1024: launch_stockham<1024, E>(in, out, d, tw, stream); break;
+    case 2048: launch_stockham<2048, E>(in, out, d, tw, stream); break;
+    case 4096: launch_stockham<4096, E>(in, out, d, tw, stream); break;
+    case 8192: launch_stockham<8192, E>(in, out, d, tw, stream); break;
+    case 16384: launch_stockham<16384, E>(in, out, d, tw, stream); break;
+    default: throw Error("GPU FFT: the Stockham kernels take powers of two in [256, 16384], not " + std::to_string(d.n));
+  }
+}
+
+// Built-in choice (FftPlanning::estimate), from `sarfuse bench fft` on the H200 (docs/performance.md).
+FftVariant estimated_variant(const FftDesc& d) {
+  const auto v = fft_variants_for(d);
+  if (d.n >= 16384 || v.size() == 1) return FftVariant::cufft;
+  return FftVariant::stockham16;
+}
+
+std::string device_name() {
+  int dev = 0;
+  SARFUSE_CUDA(cudaGetDevice(&dev));
+  cudaDeviceProp p{};
+  SARFUSE_CUDA(cudaGetDeviceProperties(&p, dev));
+  return p.name;
+}
+
+}  // namespace
+
+class FftPlan::Impl {
+ public:
+  Impl(const FftDesc& desc, const FftPlanOptions& o) : d(desc) {
+    if (d.n < 2 || d.batch < 1 || d.stride < 1) throw Error("GPU FFT: expected n >= 2, batch >= 1, stride >= 1 (" + d.key() + ")");
+    if (d.dist == 0) d.dist = d.stride == 1 ? d.n : 1;
+    if (cuda::device_count() == 0) throw Error("GPU FFT: no CUDA device found");
+    const auto candidates = fft_variants_for(d);
+    if (o.variant != FftVariant::automatic) {
+      if (std::find(candidates.begin(), candidates.end(), o.variant) == candidates.end())
+        throw Error(std::string("GPU FFT: variant ") + to_string(o.variant) + " cannot run " + d.key());
+      set_variant(o.variant);
+      how = "requested";
+    } else if (o.planning == FftPlanning::estimate) {
+      set_variant(estimated_variant(d));
+      how = "estimate (built-in table)";
+    } else {
+      const bool use_wisdom = o.wisdom_path != "-";
+      FftWisdom wisdom(use_wisdom ? (o.wisdom_path.empty() ? FftWisdom::default_path() : o.wisdom_path) : "");
+      const std::string dev = device_name();
+      FftVariant remembered;
+      if (use_wisdom && wisdom.lookup(dev, d, &remembered)) {
+        set_variant(remembered);
+        how = "wisdom " + wisdom.path();
+      } else {
+        measure(candidates);
+        if (use_wisdom) {
+          wisdom.remember(dev, d, variant, best_ms);
+          wisdom.save();
+        }
+      }
+    }
+  }
+  ~Impl() {
+    if (have_cufft) cufftDestroy(cufft);
+  }
+
+  void set_variant(FftVariant v) {
+    variant = v;
+    if (v == FftVariant::cufft) {
+      if (!have_cufft) {
+        int n[1] = {d.n};
+        SARFUSE_CUFFT(cufftPlanMany(&cufft, 1, n, n, d.stride, d.dist, n, d.stride, d.dist, CUFFT_C2C, d.batch));
+        have_cufft = true;
+      }
+    } else if (twiddles.size() == 0) {
+      const auto t = cuda::fft_twiddle_table(d.n);
+      twiddles.resize(t.size());
+      SARFUSE_CUDA(cudaMemcpy(twiddles.get(), t.data(), t.size() * sizeof(float2), cudaMemcpyHostToDevice));
+    }
+  }
+
+  void run(const float2* in, float2* out, cudaStream_t stream) const {
+    switch (variant) {
+      case FftVariant::stockham16: dispatch_stockham<16>(in, out, d, twiddles.get(), stream); break;
+      case FftVariant::stockham8: dispatch_stockham<8>(in, out, d, twiddles.get(), stream); break;
+      case FftVariant::stockham4: dispatch_stockham<4>(in, out, d, twiddles.get(), stream); break;
+      case FftVariant::cufft:
+        SARFUSE_CUFFT(cufftSetStream(cufft, stream));
+        SARFUSE_CUFFT(cufftExecC2C(cufft, reinterpret_cast<cufftComplex*>(const_cast<float2*>(in)),
+                                   reinterpret_cast<cufftComplex*>(out), d.inverse ? CUFFT_INVERSE : CUFFT_FORWARD));
+        break;
+      case FftVariant::automatic: throw Error("GPU FFT: no variant chosen");
+    }
+  }
+
+  // Times every candidate on random data in scratch buffers (median of 7 after a warm-up), keeps the fastest.
+  void measure(const std::vector<FftVariant>& candidates) {
+    const std::size_t span = static_cast<std::size_t>(d.batch - 1) * d.dist + static_cast<std::size_t>(d.n - 1) * d.stride + 1;
+    cuda::DeviceBuffer<float2> a(span), b(span);
+    std::vector<float2> host(span);
+    std::mt19937 g(1);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    for (auto& x : host) x = make_float2(u(g), u(g));
+    SARFUSE_CUDA(cudaMemcpy(a.get(), host.data(), span * sizeof(float2), cudaMemcpyHostToDevice));
+    cudaEvent_t e0, e1;
+    SARFUSE_CUDA(cudaEventCreate(&e0));
+    SARFUSE_CUDA(cudaEventCreate(&e1));
+    std::ostringstream log;
+    best_ms = 1e300;
+    FftVariant best = candidates.front();
+    for (FftVariant v : candidates) {
+      set_variant(v);
+      run(a.get(), b.get(), nullptr);
+      std::vector<float> t(7);
+      for (float& ms : t) {
+        SARFUSE_CUDA(cudaEventRecord(e0));
+        run(a.get(), b.get(), nullptr);
+        SARFUSE_CUDA(cudaEventRecord(e1));
+        SARFUSE_CUDA(cudaEventSynchronize(e1));
+        SARFUSE_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+      }
+      std::sort(t.begin(), t.end());
+      log << (log.tellp() > 0 ? ", " : "") << to_string(v) << " " << t[3] << " ms";
+      if (t[3] < best_ms) {
+        best_ms = t[3];
+        best = v;
+      }
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    set_variant(best);
+    how = "measured: " + log.str();
+  }
+
+  FftDesc d;
+  FftVariant variant = FftVariant::automatic;
+  std::string how;
+  double best_ms = 0;
+  cufftHandle cufft = 0;
+  bool have_cufft = false;
+  cuda::DeviceBuffer<float2> twiddles;
+};
+
+FftPlan::FftPlan(const FftDesc& desc, const FftPlanOptions& options) : impl_(std::make_unique<Impl>(desc, options)) {}
+FftPlan::FftPlan(FftPlan&&) noexcept = default;
+FftPlan& FftPlan::operator=(FftPlan&&) noexcept = default;
+FftPlan::~FftPlan() = default;
+void FftPlan::execute(const std::complex<float>* in, std::complex<float>* out, void* stream) const {
+  impl_->run(reinterpret_cast<const float2*>(in), reinterpret_cast<float2*>(out), static_cast<cudaStream_t>(stream));
+}
+FftVariant FftPlan::variant() const { return impl_->variant; }
+const FftDesc& FftPlan::desc() const { return impl_->d; }
+const std::string& FftPlan::how_chosen() const { return impl_->how; }
+
+std::string bench_fft(const FftBenchOptions& o) {
+  if (cuda::device_count() == 0) throw Error("bench fft: no CUDA device");
+  std::ostringstream out;
+  nlohmann::json js;
+  const std::string dev = device_name();
+  js["device"] = dev;
+  out << "sarfuse bench fft on " << dev << ": batched forward complex64 FFTs, contiguous lines, data >= "
+      << (o.min_bytes >> 20) << " MiB, median of " << o.repeats << " (CUDA events); relative L2 vs float64 on 4 lines\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "%7s %8s %-11s %9s %9s %9s %10s %9s\n", "n", "batch", "variant", "ms", "GFLOPS",
+                "GB/s", "rel L2", "vs cuFFT");
+  out << line;
+  cudaEvent_t e0, e1;
+  SARFUSE_CUDA(cudaEventCreate(&e0));
+  SARFUSE_CUDA(cudaEventCreate(&e1));
+  std::vector<int> sizes;
+  for (int n = 256; n <= 16384; n *= 2) sizes.push_back(n);
+  for (int n : {1536, 6000, 7680}) sizes.push_back(n);  // non-powers of two: cuFFT only, for now
+  for (int n : sizes) {
+    const int batch = static_cast<int>((o.min_bytes + n * sizeof(float2) - 1) / (n * sizeof(float2)));
+    const std::size_t total = static_cast<std::size_t>(n) * batch;
+    cuda::DeviceBuffer<float2> a(total), b(total);
+    std::vector<float2> host(total);
+    std::mt19937 g(static_cast<unsigned>(n));
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    for (auto& x : host) x = make_float2(u(g), u(g));
+    SARFUSE_CUDA(cudaMemcpy(a.get(), host.data(), total * sizeof(float2), cudaMemcpyHostToDevice));
+    // float64 reference of the first 4 lines.
+    const int check = 4;
+    std::vector<std::complex<double>> ref(static_cast<std::size_t>(n) * check);
+    for (std::size_t k = 0; k < ref.size(); ++k) ref[k] = {host[k].x, host[k].y};
+    core::FftPlan<double> f({n, check, 1, n}, core::FftDirection::forward, ref.data(), ref.data(), FftPlanning::estimate);
+    f.execute(ref.data(), ref.data());
+    FftDesc d;
+    d.n = n;
+    d.batch = batch;
+    double cufft_ms = 0;
+    std::vector<FftVariant> variants = fft_variants_for(d);
+    std::rotate(variants.begin(), variants.end() - 1, variants.end());  // cuFFT first: the ratios need it
+    for (FftVariant v : variants) {
+      FftPlanOptions po;
+      po.variant = v;
+      const FftPlan plan(d, po);
+      SARFUSE_CUDA(cudaMemset(b.get(), 0xFF, total * sizeof(float2)));  // poisoned: unwritten output shows
+      plan.execute(reinterpret_cast<const std::complex<float>*>(a.get()), reinterpret_cast<std::complex<float>*>(b.get()));
+      std::vector<float> t(static_cast<std::size_t>(o.repeats));
+      for (float& ms : t) {
+        SARFUSE_CUDA(cudaEventRecord(e0));
+        plan.execute(reinterpret_cast<const std::complex<float>*>(a.get()), reinterpret_cast<std::complex<float>*>(b.get()));
+        SARFUSE_CUDA(cudaEventRecord(e1));
+        SARFUSE_CUDA(cudaEventSynchronize(e1));
+        SARFUSE_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+      }
+      std::sort(t.begin(), t.end());
+      const double ms = t[t.size() / 2];
+      std::vector<float2> got(static_cast<std::size_t>(n) * check);
+      SARFUSE_CUDA(cudaMemcpy(got.data(), b.get(), got.size() * sizeof(float2), cudaMemcpyDeviceToHost));
+      double err = 0, norm = 0;
+      for (std::size_t k = 0; k < got.size(); ++k) {
+        err += std::norm(std::complex<double>(got[k].x, got[k].y) - ref[k]);
+        norm += std::norm(ref[k]);
+      }
+      const double rel = std::sqrt(err / norm);  // NaN when an element was not written
+      if (v == FftVariant::cufft) cufft_ms = ms;
+      const double flops = 5.0 * n * std::log2(static_cast<double>(n)) * batch;
+      const double bytes = 2.0 * total * sizeof(float2);
+      std::snprintf(line, sizeof line, "%7d %8d %-11s %9.4f %9.0f %9.0f %10.2e %8.2fx\n", n, batch, to_string(v), ms,
+                    flops / ms * 1e-6, bytes / ms * 1e-6, rel, cufft_ms / ms);
+      out << line;
+      js["results"].push_back({{"n", n}, {"batch", batch}, {"variant", to_string(v)}, {"ms", ms},
+                               {"gflops", flops / ms * 1e-6}, {"gb_s", bytes / ms * 1e-6}, {"relative_l2", rel},
+                               {"speed_vs_cufft", cufft_ms / ms}});
+    }
+    FftPlanOptions measure;
+    measure.planning = FftPlanning::measure;
+    measure.wisdom_path = "-";
+    const FftPlan chosen(d, measure);
+    out << "        planner (measure): " << to_string(chosen.variant()) << " (" << chosen.how_chosen() << ")\n";
+    js["planner"][std::to_string(n)] = to_string(chosen.variant());
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  if (!o.json_path.empty()) write_text_file(o.json_path, js.dump(2) + "\n");
+  return out.str();
+}
+
+}  // namespace sarfuse::gpu
