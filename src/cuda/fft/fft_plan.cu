@@ -83,11 +83,13 @@ void dispatch_stockham(const float2* in, float2* out, const FftDesc& d, const fl
   }
 }
 
-// Built-in choice (FftPlanning::estimate), from `sarfuse bench fft` on the H200 (docs/performance.md).
+// Built-in choice (FftPlanning::estimate), from `sarfuse bench fft` on the H200 (docs/performance.md,
+// contiguous batches of 512 MiB): radix-8 Stockham ties cuFFT at 256 points (1.01x); above, cuFFT leads
+// (stockham16 0.93..0.96x up to 4096, 0.59x at 8192, 0.75x at 16384).
 FftVariant estimated_variant(const FftDesc& d) {
   const auto v = fft_variants_for(d);
-  if (d.n >= 16384 || v.size() == 1) return FftVariant::cufft;
-  return FftVariant::stockham16;
+  if (d.n == 256 && std::find(v.begin(), v.end(), FftVariant::stockham8) != v.end()) return FftVariant::stockham8;
+  return FftVariant::cufft;
 }
 
 std::string device_name() {
