@@ -15,8 +15,9 @@ namespace sarfuse::gpu {
 
 // The kernels: one thread group per line, radix-16 / radix-8 / radix-4 Stockham passes with
 // register-resident butterflies exchanged through shared memory (n = 256..16384; the radix-r variant
-// needs n / r <= 1024 threads), or cuFFT.
-enum class FftVariant { automatic, stockham16, stockham8, stockham4, cufft };
+// needs n / r <= 1024 threads); mixed radix for n = 2^a 3^b 5^c 7^d (not a power of two, up to 12288:
+// the line twice in shared memory, passes of radix 7, 5, 3, then 16 and the rest); or cuFFT.
+enum class FftVariant { automatic, stockham16, stockham8, stockham4, mixed_radix, cufft };
 const char* to_string(FftVariant v);
 FftVariant parse_fft_variant(const std::string& s);  // "auto", "stockham16", ... ; throws Error
 
@@ -72,8 +73,8 @@ class FftPlan {
   std::unique_ptr<Impl> impl_;
 };
 
-// `sarfuse bench fft`: every variant and cuFFT, every power of two 256..16384 and non-power-of-two
-// sizes (cuFFT only, until the mixed-radix kernels land), batch so the data is >= min_bytes: time
+// `sarfuse bench fft`: every variant and cuFFT, every power of two 256..16384 and three
+// non-powers of two (1536, 6000, 7680), batch so the data is >= min_bytes: time
 // (CUDA events, median), GFLOPS (5 N log2 N), GB/s, relative L2 vs float64, ratio to cuFFT.
 struct FftBenchOptions {
   int repeats = 20;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "cuda/fft/fft_math.hpp"  // mixed_radix_schedule (host and device)
 #include "sarfuse/error.hpp"
 #include "sarfuse/gpu_fft.hpp"
 #include "sarfuse/io.hpp"
@@ -16,6 +17,7 @@ const char* to_string(FftVariant v) {
     case FftVariant::stockham16: return "stockham16";
     case FftVariant::stockham8: return "stockham8";
     case FftVariant::stockham4: return "stockham4";
+    case FftVariant::mixed_radix: return "mixed";
     case FftVariant::cufft: return "cufft";
   }
   return "?";
@@ -23,9 +25,9 @@ const char* to_string(FftVariant v) {
 
 FftVariant parse_fft_variant(const std::string& s) {
   for (FftVariant v : {FftVariant::automatic, FftVariant::stockham16, FftVariant::stockham8, FftVariant::stockham4,
-                       FftVariant::cufft})
+                       FftVariant::mixed_radix, FftVariant::cufft})
     if (s == to_string(v)) return v;
-  throw Error("FFT variant '" + s + "': expected auto, stockham16, stockham8, stockham4 or cufft");
+  throw Error("FFT variant '" + s + "': expected auto, stockham16, stockham8, stockham4, mixed or cufft");
 }
 
 std::string FftDesc::key() const {
@@ -40,6 +42,10 @@ std::vector<FftVariant> fft_variants_for(const FftDesc& d) {
     v.push_back(FftVariant::stockham16);
     if (d.n / 8 <= 1024) v.push_back(FftVariant::stockham8);
     if (d.n / 4 <= 1024) v.push_back(FftVariant::stockham4);
+  } else {
+    int radices[32];
+    if (d.n >= 2 && d.n <= 12288 && cuda::fft::mixed_radix_schedule(d.n, radices) > 0)
+      v.push_back(FftVariant::mixed_radix);
   }
   v.push_back(FftVariant::cufft);
   return v;

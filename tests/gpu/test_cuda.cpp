@@ -124,7 +124,7 @@ TEST_P(CudaFftSizes, EveryVariantMatchesFloat64) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Pow2, CudaFftSizes, ::testing::Values(256, 512, 1024, 2048, 4096, 8192, 16384));
-INSTANTIATE_TEST_SUITE_P(NonPow2, CudaFftSizes, ::testing::Values(1536, 7680));
+INSTANTIATE_TEST_SUITE_P(NonPow2, CudaFftSizes, ::testing::Values(1536, 6000, 7680, 10125));
 
 // The measuring planner picks one of the candidates, remembers it in the wisdom file, and the next plan
 // takes it from there without timing.

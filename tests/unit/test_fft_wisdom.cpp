@@ -50,11 +50,18 @@ TEST(FftWisdom, VariantsPerSize) {
   EXPECT_EQ(gpu::fft_variants_for(d).size(), 2u);  // radix 16 (1024 threads) and cuFFT
   d.n = 4096;
   EXPECT_EQ(gpu::fft_variants_for(d).size(), 4u);  // radix 16, 8, 4 and cuFFT
-  d.n = 7680;
-  ASSERT_EQ(gpu::fft_variants_for(d).size(), 1u);  // not a power of two: cuFFT
+  d.n = 7680;  // 2^9 x 3 x 5: mixed radix and cuFFT
+  ASSERT_EQ(gpu::fft_variants_for(d).size(), 2u);
+  EXPECT_EQ(gpu::fft_variants_for(d)[0], gpu::FftVariant::mixed_radix);
+  d.n = 11 * 512;  // a prime factor 11: cuFFT only
+  ASSERT_EQ(gpu::fft_variants_for(d).size(), 1u);
   EXPECT_EQ(gpu::fft_variants_for(d)[0], gpu::FftVariant::cufft);
+  d.n = 3 * 4096;  // 12288: the longest line the mixed kernel holds
+  EXPECT_EQ(gpu::fft_variants_for(d).size(), 2u);
+  d.n = 3 * 8192;  // beyond it: cuFFT only
+  EXPECT_EQ(gpu::fft_variants_for(d).size(), 1u);
   for (auto v : {gpu::FftVariant::automatic, gpu::FftVariant::stockham16, gpu::FftVariant::stockham8,
-                 gpu::FftVariant::stockham4, gpu::FftVariant::cufft})
+                 gpu::FftVariant::stockham4, gpu::FftVariant::mixed_radix, gpu::FftVariant::cufft})
     EXPECT_EQ(gpu::parse_fft_variant(gpu::to_string(v)), v);
   EXPECT_THROW(gpu::parse_fft_variant("radix3"), Error);
 }

@@ -69,6 +69,81 @@ void launch_stockham(const float2* in, float2* out, const FftDesc& d, const floa
   }
 }
 
+// Mixed radix (n = 2^a 3^b 5^c 7^d): one thread block per line, the line in shared memory twice
+// (ping-pong), the passes of mixed_radix_schedule (7s, 5s, 3s, then 16s and the rest of the power of
+// two) with register butterflies per thread; the same schedule test_fft_math.cpp emulates on the CPU.
+struct MixedSchedule {
+  int radices[32];
+  int passes;
+};
+constexpr int kMixedThreads = 256;
+constexpr int kMixedMaxN = 12288;  // two complex64 copies in the 227 KiB of shared memory an SM gives a block
+
+template <int R>
+__device__ __forceinline__ void mixed_butterflies(const C32* __restrict__ a, C32* __restrict__ b, int n, int ns,
+                                                  const float2* __restrict__ tw) {
+  for (int j = threadIdx.x; j < n / R; j += blockDim.x) {
+    C32 v[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      v[r] = a[cuda::fft::stockham_input(j, r, n, R)];
+      if (r > 0 && ns > 1) v[r] = v[r] * to_c32(__ldg(tw + cuda::fft::stockham_twiddle(j, r, ns, n, R)));
+    }
+    if constexpr (R == 3 || R == 5 || R == 7) cuda::fft::dft_odd<R>(v);
+    else cuda::fft::dft<R>(v);
+#pragma unroll
+    for (int r = 0; r < R; ++r) b[cuda::fft::stockham_output(j, r, ns, R)] = v[r];
+  }
+}
+
+__global__ void __launch_bounds__(kMixedThreads) mixed_radix_lines_kernel(const float2* __restrict__ in,
+                                                                          float2* __restrict__ out, int n, int stride,
+                                                                          int dist, bool inverse, MixedSchedule sched,
+                                                                          const float2* __restrict__ tw) {
+  extern __shared__ C32 smem[];
+  C32* a = smem;
+  C32* b = smem + n;
+  const std::size_t base = static_cast<std::size_t>(blockIdx.x) * dist;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    const C32 x = to_c32(in[base + static_cast<std::size_t>(i) * stride]);
+    a[i] = inverse ? cuda::fft::conj(x) : x;
+  }
+  int ns = 1;
+  for (int p = 0; p < sched.passes; ++p) {
+    __syncthreads();
+    const int radix = sched.radices[p];
+    switch (radix) {
+      case 2: mixed_butterflies<2>(a, b, n, ns, tw); break;
+      case 3: mixed_butterflies<3>(a, b, n, ns, tw); break;
+      case 4: mixed_butterflies<4>(a, b, n, ns, tw); break;
+      case 5: mixed_butterflies<5>(a, b, n, ns, tw); break;
+      case 7: mixed_butterflies<7>(a, b, n, ns, tw); break;
+      case 8: mixed_butterflies<8>(a, b, n, ns, tw); break;
+      default: mixed_butterflies<16>(a, b, n, ns, tw); break;
+    }
+    C32* t = a;
+    a = b;
+    b = t;
+    ns *= radix;
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    out[base + static_cast<std::size_t>(i) * stride] = to_float2(inverse ? cuda::fft::conj(a[i]) : a[i]);
+}
+
+void launch_mixed_radix(const float2* in, float2* out, const FftDesc& d, const float2* tw, cudaStream_t stream) {
+  MixedSchedule sched{};
+  sched.passes = cuda::fft::mixed_radix_schedule(d.n, sched.radices);
+  if (sched.passes == 0 || d.n > kMixedMaxN)
+    throw Error("GPU FFT: the mixed-radix kernel takes n = 2^a 3^b 5^c 7^d up to " + std::to_string(kMixedMaxN) +
+                ", not " + std::to_string(d.n));
+  const int smem = 2 * d.n * static_cast<int>(sizeof(C32));
+  SARFUSE_CUDA(cudaFuncSetAttribute(reinterpret_cast<const void*>(&mixed_radix_lines_kernel),
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  mixed_radix_lines_kernel<<<d.batch, kMixedThreads, smem, stream>>>(in, out, d.n, d.stride, d.dist, d.inverse, sched, tw);
+  SARFUSE_LAUNCHED("mixed_radix_lines_kernel");
+}
+
 template <int E>
 void dispatch_stockham(const float2* in, float2* out, const FftDesc& d, const float2* tw, cudaStream_t stream) {
   switch (d.n) {
@@ -158,6 +233,7 @@ class FftPlan::Impl {
       case FftVariant::stockham16: dispatch_stockham<16>(in, out, d, twiddles.get(), stream); break;
       case FftVariant::stockham8: dispatch_stockham<8>(in, out, d, twiddles.get(), stream); break;
       case FftVariant::stockham4: dispatch_stockham<4>(in, out, d, twiddles.get(), stream); break;
+      case FftVariant::mixed_radix: launch_mixed_radix(in, out, d, twiddles.get(), stream); break;
       case FftVariant::cufft:
         SARFUSE_CUFFT(cufftSetStream(cufft, stream));
         SARFUSE_CUFFT(cufftExecC2C(cufft, reinterpret_cast<cufftComplex*>(const_cast<float2*>(in)),
