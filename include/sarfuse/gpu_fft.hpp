@@ -17,7 +17,10 @@ namespace sarfuse::gpu {
 // register-resident butterflies exchanged through shared memory (n = 256..16384; the radix-r variant
 // needs n / r <= 1024 threads); mixed radix for n = 2^a 3^b 5^c 7^d (not a power of two, up to 12288:
 // the line twice in shared memory, passes of radix 7, 5, 3, then 16 and the rest); or cuFFT.
-enum class FftVariant { automatic, stockham16, stockham8, stockham4, mixed_radix, cufft };
+// Reduced precision, on the tensor cores (256 points, contiguous lines only; never chosen by the
+// planner): tensor_fp16 (FP16 operands), tensor_tf32, tensor_tf32x3 (split TF32: FP32-class accuracy).
+enum class FftVariant { automatic, stockham16, stockham8, stockham4, mixed_radix, cufft, tensor_fp16, tensor_tf32,
+                        tensor_tf32x3 };
 const char* to_string(FftVariant v);
 FftVariant parse_fft_variant(const std::string& s);  // "auto", "stockham16", ... ; throws Error
 
@@ -30,8 +33,10 @@ struct FftDesc {
   std::string key() const;  // "n=4096 batch=... stride=1 dist=4096 inverse=0" (wisdom key)
 };
 
-// The variants that can run `d` (every one is correct; they differ in speed).
+// The FP32-accurate variants that can run `d` (the planner's candidates; they differ in speed).
 std::vector<FftVariant> fft_variants_for(const FftDesc& d);
+// The reduced-precision tensor-core variants that can run `d` (n = 256, contiguous).
+std::vector<FftVariant> tensor_variants_for(const FftDesc& d);
 
 // Remembered choices: JSON {"device name": {"<FftDesc::key()>": {"variant": ..., "ms": ...}}}.
 class FftWisdom {

@@ -19,15 +19,20 @@ const char* to_string(FftVariant v) {
     case FftVariant::stockham4: return "stockham4";
     case FftVariant::mixed_radix: return "mixed";
     case FftVariant::cufft: return "cufft";
+    case FftVariant::tensor_fp16: return "tensor-fp16";
+    case FftVariant::tensor_tf32: return "tensor-tf32";
+    case FftVariant::tensor_tf32x3: return "tensor-3xtf32";
   }
   return "?";
 }
 
 FftVariant parse_fft_variant(const std::string& s) {
   for (FftVariant v : {FftVariant::automatic, FftVariant::stockham16, FftVariant::stockham8, FftVariant::stockham4,
-                       FftVariant::mixed_radix, FftVariant::cufft})
+                       FftVariant::mixed_radix, FftVariant::cufft, FftVariant::tensor_fp16, FftVariant::tensor_tf32,
+                       FftVariant::tensor_tf32x3})
     if (s == to_string(v)) return v;
-  throw Error("FFT variant '" + s + "': expected auto, stockham16, stockham8, stockham4, mixed or cufft");
+  throw Error("FFT variant '" + s +
+              "': expected auto, stockham16, stockham8, stockham4, mixed, cufft, tensor-fp16, tensor-tf32 or tensor-3xtf32");
 }
 
 std::string FftDesc::key() const {
@@ -49,6 +54,12 @@ std::vector<FftVariant> fft_variants_for(const FftDesc& d) {
   }
   v.push_back(FftVariant::cufft);
   return v;
+}
+
+std::vector<FftVariant> tensor_variants_for(const FftDesc& d) {
+  const int dist = d.dist ? d.dist : d.n;
+  if (d.n != 256 || d.stride != 1 || dist != 256) return {};
+  return {FftVariant::tensor_fp16, FftVariant::tensor_tf32, FftVariant::tensor_tf32x3};
 }
 
 std::string FftWisdom::default_path() {

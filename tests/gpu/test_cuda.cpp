@@ -126,6 +126,43 @@ TEST_P(CudaFftSizes, EveryVariantMatchesFloat64) {
 INSTANTIATE_TEST_SUITE_P(Pow2, CudaFftSizes, ::testing::Values(256, 512, 1024, 2048, 4096, 8192, 16384));
 INSTANTIATE_TEST_SUITE_P(NonPow2, CudaFftSizes, ::testing::Values(1536, 6000, 7680, 10125));
 
+// The tensor-core 256-point FFT in each operand precision, against float64, with documented bounds:
+// FP16 and TF32 operands (10-bit mantissas) about 1e-3, split TF32 FP32-class.
+TEST(CudaTensorFft, EachPrecisionWithinItsBound) {
+  REQUIRE_GPU();
+  gpu::FftDesc d;
+  d.n = 256;
+  d.batch = 1000;  // not a multiple of the 4 lines per block
+  const auto x = test::random_complex(256 * 1000, 77);
+  auto d_in = to_device(to_f2(x));
+  DeviceBuffer<float2> d_out(x.size());
+  for (bool inverse : {false, true}) {
+    d.inverse = inverse;
+    std::vector<std::complex<double>> ref = x;
+    core::FftPlan<double> p({256, 1000, 1, 256}, inverse ? core::FftDirection::inverse : core::FftDirection::forward,
+                            ref.data(), ref.data(), FftPlanning::estimate);
+    p.execute(ref.data(), ref.data());
+    for (auto [v, bound] : {std::pair{gpu::FftVariant::tensor_fp16, 3e-3}, std::pair{gpu::FftVariant::tensor_tf32, 3e-3},
+                            std::pair{gpu::FftVariant::tensor_tf32x3, 2e-6}}) {
+      gpu::FftPlanOptions o;
+      o.variant = v;
+      const gpu::FftPlan plan(d, o);
+      poison(d_out);
+      plan.execute(reinterpret_cast<const std::complex<float>*>(d_in.get()), reinterpret_cast<std::complex<float>*>(d_out.get()));
+      SARFUSE_CUDA(cudaDeviceSynchronize());
+      const auto got = to_host(d_out);
+      expect_all_finite(got, "tensor fft");
+      std::vector<std::complex<double>> g(got.size());
+      for (std::size_t i = 0; i < g.size(); ++i) g[i] = {got[i].x, got[i].y};
+      const double e = test::rel_l2(g, ref);
+      std::printf("tensor FFT 256 %-13s %s: relative L2 vs float64 %.3e (bound %.0e)\n", gpu::to_string(v),
+                  inverse ? "inverse" : "forward", e, bound);
+      EXPECT_LT(e, bound) << gpu::to_string(v);
+      EXPECT_GT(e, 1e-9) << "reduced precision should show";  // the check can fail
+    }
+  }
+}
+
 // The measuring planner picks one of the candidates, remembers it in the wisdom file, and the next plan
 // takes it from there without timing.
 TEST(CudaFftPlanner, MeasuresOnceThenReadsTheWisdom) {

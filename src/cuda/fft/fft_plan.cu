@@ -16,6 +16,7 @@
 #include "cuda/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/fft/block_fft.cuh"
+#include "cuda/fft/tensor_fft.cuh"
 #include "cuda/backend.hpp"
 #include "cuda/kernels.hpp"
 #include "sarfuse/error.hpp"
@@ -184,8 +185,10 @@ class FftPlan::Impl {
     if (d.dist == 0) d.dist = d.stride == 1 ? d.n : 1;
     if (cuda::device_count() == 0) throw Error("GPU FFT: no CUDA device found");
     const auto candidates = fft_variants_for(d);
+    const auto tensor = tensor_variants_for(d);
     if (o.variant != FftVariant::automatic) {
-      if (std::find(candidates.begin(), candidates.end(), o.variant) == candidates.end())
+      if (std::find(candidates.begin(), candidates.end(), o.variant) == candidates.end() &&
+          std::find(tensor.begin(), tensor.end(), o.variant) == tensor.end())
         throw Error(std::string("GPU FFT: variant ") + to_string(o.variant) + " cannot run " + d.key());
       set_variant(o.variant);
       how = "requested";
@@ -234,6 +237,15 @@ class FftPlan::Impl {
       case FftVariant::stockham8: dispatch_stockham<8>(in, out, d, twiddles.get(), stream); break;
       case FftVariant::stockham4: dispatch_stockham<4>(in, out, d, twiddles.get(), stream); break;
       case FftVariant::mixed_radix: launch_mixed_radix(in, out, d, twiddles.get(), stream); break;
+      case FftVariant::tensor_fp16:
+      case FftVariant::tensor_tf32:
+      case FftVariant::tensor_tf32x3: {
+        const auto mode = variant == FftVariant::tensor_fp16   ? cuda::fft::TensorMode::fp16
+                          : variant == FftVariant::tensor_tf32 ? cuda::fft::TensorMode::tf32
+                                                               : cuda::fft::TensorMode::tf32x3;
+        cuda::fft::launch_tensor_fft256(mode, in, out, d.batch, d.inverse, twiddles.get(), stream);
+        break;
+      }
       case FftVariant::cufft:
         SARFUSE_CUFFT(cufftSetStream(cufft, stream));
         SARFUSE_CUFFT(cufftExecC2C(cufft, reinterpret_cast<cufftComplex*>(const_cast<float2*>(in)),
@@ -341,6 +353,7 @@ std::string bench_fft(const FftBenchOptions& o) {
     double cufft_ms = 0;
     std::vector<FftVariant> variants = fft_variants_for(d);
     std::rotate(variants.begin(), variants.end() - 1, variants.end());  // cuFFT first: the ratios need it
+    for (FftVariant t : tensor_variants_for(d)) variants.push_back(t);  // reduced precision, after the exact ones
     for (FftVariant v : variants) {
       FftPlanOptions po;
       po.variant = v;

@@ -1,0 +1,167 @@
+#include "cuda/fft/tensor_fft.cuh"
+
+#include <cuda_fp16.h>
+#include <mma.h>
+
+#include "cuda/check.hpp"
+
+namespace sarfuse::cuda::fft {
+
+namespace {
+
+using namespace nvcuda;
+
+constexpr int kWarps = 4;  // lines per block
+
+template <TensorMode M>
+struct Frag {
+  static constexpr int K = M == TensorMode::fp16 ? 16 : 8;
+  using Acc = wmma::fragment<wmma::accumulator, 16, 16, K, float>;
+};
+
+// acc += A B for 16 x 16 row-major operands in shared memory (float, and their half copies for FP16).
+template <TensorMode M>
+__device__ __forceinline__ void mma_acc(typename Frag<M>::Acc& acc, const float* a, const half* ah, const float* b,
+                                        const half* bh) {
+  if constexpr (M == TensorMode::fp16) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
+    wmma::load_matrix_sync(fa, ah, 16);
+    wmma::load_matrix_sync(fb, bh, 16);
+    wmma::mma_sync(acc, fa, fb, acc);
+  } else {
+#pragma unroll
+    for (int k0 = 0; k0 < 16; k0 += 8) {
+      wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fa, fa_tail;
+      wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fb, fb_tail;
+      wmma::load_matrix_sync(fa, a + k0, 16);
+      wmma::load_matrix_sync(fb, b + k0 * 16, 16);
+      if constexpr (M == TensorMode::tf32x3) {
+#pragma unroll
+        for (int t = 0; t < fa.num_elements; ++t) {
+          const float head = wmma::__float_to_tf32(fa.x[t]);
+          fa_tail.x[t] = wmma::__float_to_tf32(fa.x[t] - head);
+          fa.x[t] = head;
+        }
+#pragma unroll
+        for (int t = 0; t < fb.num_elements; ++t) {
+          const float head = wmma::__float_to_tf32(fb.x[t]);
+          fb_tail.x[t] = wmma::__float_to_tf32(fb.x[t] - head);
+          fb.x[t] = head;
+        }
+        wmma::mma_sync(acc, fa_tail, fb, acc);  // the small terms first
+        wmma::mma_sync(acc, fa, fb_tail, acc);
+      } else {
+#pragma unroll
+        for (int t = 0; t < fa.num_elements; ++t) fa.x[t] = wmma::__float_to_tf32(fa.x[t]);
+#pragma unroll
+        for (int t = 0; t < fb.num_elements; ++t) fb.x[t] = wmma::__float_to_tf32(fb.x[t]);
+      }
+      wmma::mma_sync(acc, fa, fb, acc);
+    }
+  }
+}
+
+template <TensorMode M>
+__global__ void __launch_bounds__(32 * kWarps) tensor_fft256_kernel(const float2* __restrict__ in, float2* __restrict__ out,
+                                                                   int batch, bool inverse, const float2* __restrict__ tw) {
+  // The 16-point DFT matrix F[r][c] = exp(-2 pi i r c / 16), its imaginary part negated (for the
+  // subtractions), in float and half; per warp the line as a 16 x 16 row-major matrix x[16 a + b].
+  __shared__ __align__(32) float fr[256], fi[256], fn[256];
+  __shared__ __align__(32) half hfr[256], hfi[256], hfn[256];
+  __shared__ __align__(32) float xr_all[kWarps][256], xi_all[kWarps][256];
+  __shared__ __align__(32) half hxr_all[kWarps][256], hxi_all[kWarps][256];
+  for (int i = threadIdx.x; i < 256; i += blockDim.x) {
+    const float2 w = tw[((i / 16) * (i % 16) & 15) * 16];
+    fr[i] = w.x;
+    fi[i] = w.y;
+    fn[i] = -w.y;
+    hfr[i] = __float2half(w.x);
+    hfi[i] = __float2half(w.y);
+    hfn[i] = __float2half(-w.y);
+  }
+  __syncthreads();  // the last block-wide barrier: warps without a line may leave below
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int line = blockIdx.x * kWarps + warp;
+  if (line >= batch) return;
+  float* xr = xr_all[warp];
+  float* xi = xi_all[warp];
+  half* hxr = hxr_all[warp];
+  half* hxi = hxi_all[warp];
+  const float2* src = in + static_cast<std::size_t>(line) * 256;
+#pragma unroll
+  for (int t = 0; t < 8; ++t) {
+    const int i = lane + 32 * t;
+    const float2 v = src[i];
+    xr[i] = v.x;
+    xi[i] = inverse ? -v.y : v.y;
+    if constexpr (M == TensorMode::fp16) {
+      hxr[i] = __float2half(xr[i]);
+      hxi[i] = __float2half(xi[i]);
+    }
+  }
+  __syncwarp();
+  typename Frag<M>::Acc re, im;
+  // Stage 1: C = F X (16-point DFTs down the columns: over a), four real products:
+  // Cr = Fr Xr + (-Fi) Xi, Ci = Fr Xi + Fi Xr.
+  wmma::fill_fragment(re, 0.f);
+  wmma::fill_fragment(im, 0.f);
+  mma_acc<M>(re, fr, hfr, xr, hxr);
+  mma_acc<M>(re, fn, hfn, xi, hxi);
+  mma_acc<M>(im, fr, hfr, xi, hxi);
+  mma_acc<M>(im, fi, hfi, xr, hxr);
+  __syncwarp();
+  wmma::store_matrix_sync(xr, re, 16, wmma::mem_row_major);
+  wmma::store_matrix_sync(xi, im, 16, wmma::mem_row_major);
+  __syncwarp();
+  // Twiddle C[k1][b] x exp(-2 pi i k1 b / 256).
+#pragma unroll
+  for (int t = 0; t < 8; ++t) {
+    const int i = lane + 32 * t;
+    const float2 w = tw[(i / 16) * (i % 16)];
+    const float a = xr[i], b = xi[i];
+    xr[i] = a * w.x - b * w.y;
+    xi[i] = a * w.y + b * w.x;
+    if constexpr (M == TensorMode::fp16) {
+      hxr[i] = __float2half(xr[i]);
+      hxi[i] = __float2half(xi[i]);
+    }
+  }
+  __syncwarp();
+  // Stage 2: Y = C F (16-point DFTs along the rows: over b); Y[k1][k2] = X[k1 + 16 k2]:
+  // Yr = Cr Fr + Ci (-Fi), Yi = Cr Fi + Ci Fr.
+  wmma::fill_fragment(re, 0.f);
+  wmma::fill_fragment(im, 0.f);
+  mma_acc<M>(re, xr, hxr, fr, hfr);
+  mma_acc<M>(re, xi, hxi, fn, hfn);
+  mma_acc<M>(im, xr, hxr, fi, hfi);
+  mma_acc<M>(im, xi, hxi, fr, hfr);
+  __syncwarp();
+  wmma::store_matrix_sync(xr, re, 16, wmma::mem_row_major);
+  wmma::store_matrix_sync(xi, im, 16, wmma::mem_row_major);
+  __syncwarp();
+  float2* dst = out + static_cast<std::size_t>(line) * 256;
+#pragma unroll
+  for (int t = 0; t < 8; ++t) {
+    const int o = lane + 32 * t;  // output index k1 + 16 k2: coalesced stores, transposed smem reads
+    const int s = (o % 16) * 16 + o / 16;
+    dst[o] = make_float2(xr[s], inverse ? -xi[s] : xi[s]);
+  }
+}
+
+}  // namespace
+
+void launch_tensor_fft256(TensorMode mode, const float2* in, float2* out, int batch, bool inverse, const float2* tw,
+                          cudaStream_t stream) {
+  const dim3 grid(static_cast<unsigned>((batch + kWarps - 1) / kWarps)), block(32 * kWarps);
+  switch (mode) {
+    case TensorMode::fp16: tensor_fft256_kernel<TensorMode::fp16><<<grid, block, 0, stream>>>(in, out, batch, inverse, tw); break;
+    case TensorMode::tf32: tensor_fft256_kernel<TensorMode::tf32><<<grid, block, 0, stream>>>(in, out, batch, inverse, tw); break;
+    case TensorMode::tf32x3:
+      tensor_fft256_kernel<TensorMode::tf32x3><<<grid, block, 0, stream>>>(in, out, batch, inverse, tw);
+      break;
+  }
+  SARFUSE_LAUNCHED("tensor_fft256_kernel");
+}
+
+}  // namespace sarfuse::cuda::fft
