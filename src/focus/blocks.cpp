@@ -166,9 +166,12 @@ void focus_in_blocks(Plan& plan, const BlockLayout& b, const RowReader& read, co
     // first_valid is product row k step.
     const long start = static_cast<long>(k * b.step) - static_cast<long>(b.pad_lines);
     const long from = std::max(start, 0L), to = std::min(start + bl, static_cast<long>(b.take_lines));
-    std::fill(raw.data(), raw.data() + raw.size(), std::complex<float>(0));
-    if (to > from)
-      read(static_cast<std::size_t>(from), static_cast<std::size_t>(to - from), raw.row(static_cast<std::size_t>(from - start)));
+    // Zero only the padding around the lines read (before the take's start, after its end).
+    const std::size_t head = static_cast<std::size_t>(std::min(std::max(from - start, 0L), bl));
+    const std::size_t tail = static_cast<std::size_t>(std::clamp(to - start, static_cast<long>(head), bl));
+    std::fill(raw.data(), raw.row(head), std::complex<float>(0));
+    std::fill(raw.row(tail), raw.data() + raw.size(), std::complex<float>(0));
+    if (to > from) read(static_cast<std::size_t>(from), static_cast<std::size_t>(to - from), raw.row(head));
     plan.focus(view_of(raw), slc);
     if (times) {
       const StageTimes& t = plan.last_times();

@@ -75,8 +75,7 @@ NpyHeader read_npy_header(const std::string& path) {
   return h;
 }
 
-void write_npy_2d(const std::string& path, const char* descr, std::size_t rows, std::size_t cols, const void* data,
-                  std::size_t bytes) {
+std::string npy_header_2d(const char* descr, std::size_t rows, std::size_t cols) {
   std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" +
                        std::to_string(rows) + ", " + std::to_string(cols) + "), }";
   const std::size_t total = 10 + header.size() + 1;
@@ -85,8 +84,13 @@ void write_npy_2d(const std::string& path, const char* descr, std::size_t rows, 
   std::string prefix("\x93NUMPY\x01\x00", 8);
   prefix.push_back(static_cast<char>(header.size() & 0xff));
   prefix.push_back(static_cast<char>((header.size() >> 8) & 0xff));
+  return prefix + header;
+}
+
+void write_npy_2d(const std::string& path, const char* descr, std::size_t rows, std::size_t cols, const void* data,
+                  std::size_t bytes) {
+  const std::string header = npy_header_2d(descr, rows, cols);
   AtomicFile f(path);
-  f.write(prefix.data(), prefix.size());
   f.write(header.data(), header.size());
   f.write(data, bytes);
   f.commit();

@@ -187,16 +187,7 @@ class ProductWriter::Impl {
   }
 
   void open_npy() {
-    std::string header = std::string("{'descr': '") + (complex_ ? "<c8" : "<f4") +
-                         "', 'fortran_order': False, 'shape': (" + std::to_string(rows_) + ", " +
-                         std::to_string(cols_) + "), }";
-    const std::size_t total = 10 + header.size() + 1;
-    header.append((64 - total % 64) % 64, ' ');  // data 64-byte aligned, as numpy writes it
-    header.push_back('\n');
-    std::string prefix("\x93NUMPY\x01\x00", 8);
-    prefix.push_back(static_cast<char>(header.size() & 0xff));
-    prefix.push_back(static_cast<char>((header.size() >> 8) & 0xff));
-    file_.write(prefix.data(), prefix.size());
+    const std::string header = io::npy_header_2d(complex_ ? "<c8" : "<f4", rows_, cols_);
     file_.write(header.data(), header.size());
   }
 
