@@ -5,15 +5,20 @@
 set -eu
 BUILD=${1:-build-cuda}
 rm -rf .devbundle && mkdir -p .devbundle/stage/bin .devbundle/stage/lib
-cp "$BUILD"/sarfuse "$BUILD"/tests/sarfuse_*_tests .devbundle/stage/bin/
+# TESTS="gpu unit" packs only those test binaries (default: all).
+for t in ${TESTS:-unit integration cli gpu}; do cp "$BUILD"/tests/sarfuse_${t}_tests .devbundle/stage/bin/; done
+cp "$BUILD"/sarfuse .devbundle/stage/bin/
 [ -f "$BUILD"/libsarfuse_vkfft.so ] && cp "$BUILD"/libsarfuse_vkfft.so .devbundle/stage/bin/
-if [ -d "$BUILD"/python/sarfuse ]; then  # the Python module, for the Python tests' GPU path
+if [ "${LEAN:-0}" != 1 ] && [ -d "$BUILD"/python/sarfuse ]; then  # the Python module, for the Python tests' GPU path
   mkdir -p .devbundle/stage/python && cp -r "$BUILD"/python/sarfuse .devbundle/stage/python/
 fi
-# What scripts/device_python.sh needs to rebuild the module for the device's own Python.
-mkdir -p .devbundle/stage/devlib .devbundle/stage/devinclude
-cp "$BUILD"/libsarfuse.a "$BUILD"/libsarfuse_cli_lib.a .devbundle/stage/devlib/
-cp -r /usr/include/pybind11 .devbundle/stage/devinclude/
+# What scripts/device_python.sh needs to rebuild the module for the device's own Python (LEAN=1 leaves
+# it out: the carry limit is 64 MiB).
+if [ "${LEAN:-0}" != 1 ]; then
+  mkdir -p .devbundle/stage/devlib .devbundle/stage/devinclude
+  cp "$BUILD"/libsarfuse.a "$BUILD"/libsarfuse_cli_lib.a .devbundle/stage/devlib/
+  cp -r /usr/include/pybind11 .devbundle/stage/devinclude/
+fi
 for b in .devbundle/stage/bin/* .devbundle/stage/python/sarfuse/*.so; do
   [ -f "$b" ] || continue
   ldd "$b" | awk '/=>/ && $3 ~ /^\// {print $3}' | grep -v -E 'libstdc\+\+|libgcc_s|libc\.so|libm\.so|ld-linux|libcuda\.so|libcufft|libcudart|libnvrtc|libnvJitLink|libdl\.so|libpthread|librt\.so' || true

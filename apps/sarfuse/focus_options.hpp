@@ -20,7 +20,9 @@ struct FocusArgs {
 
   void add_to(CLI::App* cmd) {
     cmd->add_option("--backend", backend, "auto, cpu or cuda")->capture_default_str();
-    cmd->add_option("--precision", precision, "fp32 or fp64 (the reference)")->capture_default_str();
+    cmd->add_option("--precision", precision,
+                    "fp32; fp64 (CPU, the reference); fp16-storage (CUDA: the scene in FP16 between the passes)")
+        ->capture_default_str();
     cmd->add_option("--range-window", range_window, "none, hamming[:alpha], kaiser[:beta]")->capture_default_str();
     cmd->add_option("--azimuth-window", azimuth_window, "none, hamming[:alpha], kaiser[:beta]")->capture_default_str();
     cmd->add_option("--azimuth-bandwidth", azimuth_bandwidth, "processed Doppler bandwidth (Hz, default: the PRF)");

@@ -99,10 +99,10 @@ std::pair<FocusOptions, std::size_t> resolve_options(const RadarParams& radar, s
     throw Error("--range-fft-size " + std::to_string(opt.range_fft_size) + ": must be at least Nr + replica - 1 = " +
                 std::to_string(linear) + " for a linear convolution");
   if (opt.backend == Backend::automatic) {
-    // CUDA when a device is there and the plan fits it (power-of-two range FFT, fp32); the plan
+    // CUDA when a device is there and the plan fits it (power-of-two range FFT, not fp64); the plan
     // reports what it chose.
     const std::size_t n = opt.range_fft_size ? opt.range_fft_size : pow2_at_least(linear);
-    const bool fits = n >= 256 && (n & (n - 1)) == 0 && opt.precision == Precision::fp32;
+    const bool fits = n >= 256 && (n & (n - 1)) == 0 && opt.precision != Precision::fp64;
     opt.backend = (fits && cuda_device_count() > 0) ? Backend::cuda : Backend::cpu;
   }
   const std::size_t nfft = opt.range_fft_size         ? opt.range_fft_size
@@ -162,7 +162,14 @@ const char* to_string(Backend b) {
   }
   return "?";
 }
-const char* to_string(Precision p) { return p == Precision::fp64 ? "fp64" : "fp32"; }
+const char* to_string(Precision p) {
+  switch (p) {
+    case Precision::fp32: return "fp32";
+    case Precision::fp64: return "fp64";
+    case Precision::fp16_storage: return "fp16-storage";
+  }
+  return "?";
+}
 
 Backend parse_backend(const std::string& s) {
   if (s == "auto") return Backend::automatic;
@@ -173,7 +180,8 @@ Backend parse_backend(const std::string& s) {
 Precision parse_precision(const std::string& s) {
   if (s == "fp32") return Precision::fp32;
   if (s == "fp64") return Precision::fp64;
-  throw Error("--precision: expected fp32 or fp64 (got '" + s + "')");
+  if (s == "fp16-storage") return Precision::fp16_storage;
+  throw Error("--precision: expected fp32, fp64 or fp16-storage (got '" + s + "')");
 }
 const char* to_string(Pipeline p) {
   switch (p) {

@@ -241,12 +241,17 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   fo.backend = Backend::cuda;
   fo.src = SrcMode::on;
   fo.threads = 1;
-  std::vector<StageTimes> med(4);
+  std::vector<StageTimes> med(5);
   bool transposed = false, range_by_cufft = false;
-  const Pipeline pipes[4] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv};
-  for (int pi = 0; pi < 4; ++pi) {
-    if ((pi == 2 && !callback_unavailable.empty()) || (pi == 3 && !vkfft_unavailable.empty())) continue;
+  // The fifth run: the fused pipeline with --precision fp16-storage (where it applies).
+  const bool fp16_applies = cuda::own_fft_supports(static_cast<int>(nfft_lin)) && cuda::column_fft_supports(static_cast<int>(na));
+  const Pipeline pipes[5] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv,
+                             Pipeline::fused};
+  for (int pi = 0; pi < 5; ++pi) {
+    if ((pi == 2 && !callback_unavailable.empty()) || (pi == 3 && !vkfft_unavailable.empty()) || (pi == 4 && !fp16_applies))
+      continue;
     fo.pipeline = pipes[pi];
+    fo.precision = pi == 4 ? Precision::fp16_storage : Precision::fp32;
     cuda::CudaRda rda(radar, na, nr, fo, nfft_lin);
     if (pi == 0) {
       transposed = rda.azimuth_transposed();
@@ -329,8 +334,41 @@ std::string bench_cuda(const CudaBenchOptions& o) {
                {"vkfft_conv_ms", std::isnan(tvk) ? nlohmann::json() : nlohmann::json(tvk)},
                {"cufft_callback_ms", std::isnan(tcb) ? nlohmann::json() : nlohmann::json(tcb)}, {"stages", jst}, {"fused_ms", tf}, {"cufft_unfused_ms", tu},
                {"speedup", tu / tf}, {"floor_ms", floor_ms}};
+  // ---- precision modes: fp32 vs fp16-storage, same run ----
+  if (fp16_applies) {
+    const double wh = w / 2, sh = sc / 2;  // FP16 work array; the raw input and the SLC stay complex64
+    const double bytes16[4] = {sc + wh, 2 * wh, wh + sh, sh + sc};
+    double total16 = 0;
+    out << "precision modes (fused pipeline, complex64 in and out): fp32 vs fp16-storage (FP16 between passes)\n";
+    std::snprintf(line, sizeof line, "  %-30s %9s %9s %9s %8s %7s %8s\n", "stage", "fp32 ms", "fp16s ms", "fp16s MB",
+                  "GB/s", "% copy", "speedup");
+    out << line;
+    nlohmann::json jp = nlohmann::json::array();
+    for (int k = 0; k < 4; ++k) {
+      const double t32 = med[0].*(stages[k].f) * 1e3, t16 = med[4].*(stages[k].f) * 1e3;
+      const double gbs = bytes16[k] / (t16 * 1e-3) / 1e9;
+      total16 += bytes16[k];
+      std::snprintf(line, sizeof line, "  %-30s %9.3f %9.3f %9.1f %8.0f %7.1f %8.2f\n", stages[k].name, t32, t16,
+                    bytes16[k] / 1e6, gbs, 100 * gbs / copy_gbs, t32 / t16);
+      out << line;
+      jp.push_back({{"stage", stages[k].name}, {"fp32_ms", t32}, {"fp16_storage_ms", t16}, {"fp16_storage_bytes", bytes16[k]},
+                    {"gb_s", gbs}});
+    }
+    const double t16 = med[4].total * 1e3;
+    std::snprintf(line, sizeof line,
+                  "  %-30s %9.3f %9.3f %9.1f %8.0f %7.1f %8.2f\n  (fp16-storage floor at the copy bandwidth: %.3f ms)\n",
+                  "total", tf, t16, total16 / 1e6, total16 / (t16 * 1e-3) / 1e9,
+                  100 * total16 / (t16 * 1e-3) / 1e9 / copy_gbs, tf / t16, total16 / (copy_gbs * 1e9) * 1e3);
+    out << line;
+    js["precision"] = {{"stages", jp}, {"fp32_ms", tf}, {"fp16_storage_ms", t16}, {"speedup", tf / t16},
+                       {"fp16_storage_floor_ms", total16 / (copy_gbs * 1e9) * 1e3}};
+  } else {
+    out << "precision modes: fp16-storage does not apply to this shape (power-of-two lines 256..16384 and a one-block "
+           "range FFT)\n";
+  }
   // ---- host to host: successive scenes through two plans, upload / compute / download overlapped ----
   {
+    fo.precision = Precision::fp32;
     const int scenes = 8;
     fo.pipeline = Pipeline::fused;
     nlohmann::json jh = nlohmann::json::array();

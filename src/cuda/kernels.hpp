@@ -1,6 +1,7 @@
 // Host-side launchers of the CUDA kernels (defined in the .cu files beside this). All take a stream,
 // check the launch, and never synchronise.
 #pragma once
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <cufft.h>
 
@@ -54,6 +55,40 @@ struct AzimuthBandView {
 void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows,
                                double range_bin_hz, SincTableView sinc, AzimuthBandView band,
                                const float2* twiddles, cudaStream_t stream);
+
+// ---- FP16 storage between the passes (--precision fp16-storage; cuda/fft/storage.hpp) ----
+// Pass 1 and pass 3 hold a whole line on chip, so each stores its line times its own power of two
+// (the line's largest component -> kHalfStorageTarget) and writes what undoes it to row_factor[line];
+// pass 1 also records the largest component of the whole spectrum (true units) in *max_bits (a
+// non-negative float's bits, atomicMax), which bounds pass 2's output: an N-point FFT grows a
+// component by at most N sqrt(2). Pass 2 and pass 4 (column_fft) read the row factors.
+struct ColumnScaling {
+  const float* in_row_factor = nullptr;  // multiplies the loaded elements of row i; null: 1
+  const unsigned* out_bound = nullptr;   // null: outputs unscaled; else x half_storage_scale(out_gain * bound)
+  float out_gain = 1.0f;
+};
+
+// Batched FFTs down `cols` columns of a row-major array of `lines` rows (a power of two 256..16384),
+// row pitches in elements, in place allowed, unnormalised; `threads` per block: 512 or 1024 (the
+// planner times both); twiddles: fft_twiddle_table(lines).
+bool column_fft_supports(int lines);
+void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
+                       bool inverse, const float2* twiddles, cudaStream_t stream);
+void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, __half2* out, int out_pitch, int cols,
+                       bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream);
+void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, float2* out, int out_pitch, int cols,
+                       bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream);
+
+// Pass 1 into FP16: as launch_range_spectrum; row_factor[line] = 1 / the line's scale.
+void launch_range_spectrum_half(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
+                                const float2* twiddles, __half2* out, float* row_factor, unsigned* max_bits,
+                                cudaStream_t stream);
+// Pass 3 on FP16 rows (pitch nfft, in place): the input carries half_storage_scale(lines x pass 1's
+// bound) from pass 2; the output line is stored with its own scale, row_factor[k] = 1 / it.
+void launch_range_doppler_rows_half(int nfft, __half2* work, int lines, int nr, const core::DopplerRow* rows,
+                                    double range_bin_hz, SincTableView sinc, AzimuthBandView band,
+                                    const float2* twiddles, const unsigned* spectrum_max_bits, float* row_factor,
+                                    cudaStream_t stream);
 
 // out (cols x rows, row pitch out_pitch) = transpose of in (rows x cols, row pitch in_pitch); 32 x 32
 // tiles through shared memory, both sides coalesced.

@@ -5,9 +5,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/check.hpp"
 #include "cuda/fft/block_fft.cuh"
+#include "cuda/fft/storage.cuh"
 #include "cuda/kernels.hpp"
 
 namespace sarfuse::cuda {
@@ -54,10 +56,13 @@ struct LineSlot {
 template <int N, bool Fused>
 constexpr int range_min_blocks = Fused && BlockShape<N>::threads * BlockShape<N>::lines >= 512 ? 1 : BlockShape<N>::min_blocks;
 
-template <int N, SampleType S, bool Fused>
+// Out: float2, or __half2 for FP16 storage (range spectrum only): then each line is stored with its own
+// power-of-two scale, 1 / scale to row_factor[line], and the largest component to *max_bits.
+template <int N, SampleType S, bool Fused, class Out = float2>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, range_min_blocks<N, Fused>)
     range_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
-                 const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
+                 const float2* __restrict__ tw, Out* __restrict__ out, int out_cols, int out_pitch,
+                 float* __restrict__ row_factor = nullptr, unsigned* __restrict__ max_bits = nullptr) {
   extern __shared__ C32 smem[];
   constexpr int E = fft::kElems<N>, T = N / E;
   const LineSlot<N> slot(smem, lines);
@@ -83,6 +88,23 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
       const int col = tid + q * T;
       if (col < out_cols) out[static_cast<std::size_t>(line) * out_pitch + col] = to_float2(fft::conj(v[q]));
     }
+  } else if constexpr (std::is_same_v<Out, __half2>) {
+    __shared__ float red[32 * BlockShape<N>::lines];
+    float m = 0.0f;
+#pragma unroll
+    for (int q = 0; q < E; ++q) {
+      v[q] = v[q] * to_c32(__ldg(filter + tid + q * T));
+      m = fmaxf(m, fft::max_component(v[q]));
+    }
+    m = fft::line_group_max<T>(m, red);
+    if (!active) return;
+    const float sc = fft::half_storage_scale(m);
+    if (tid == 0) {
+      row_factor[line] = 1.0f / sc;
+      fft::atomic_max_nonnegative(max_bits, m);
+    }
+#pragma unroll
+    for (int q = 0; q < E; ++q) fft::store_scaled(out + static_cast<std::size_t>(line) * N + tid + q * T, v[q], sc);
   } else {
     if (!active) return;
 #pragma unroll
@@ -229,24 +251,37 @@ __device__ __forceinline__ C32 rcmc_sample(RowAt row_at, double p, const float* 
   return taps == 8 ? rcmc_taps<8>(row_at, i0, w, blend, taps) : rcmc_taps<0>(row_at, i0, w, blend, taps);
 }
 
-template <int N>
+// Io: float2, or __half2 for FP16 storage: the row arrives scaled by pass 2 (undone with the factor
+// computed from *spectrum_max_bits as pass 2 computed it) and leaves with its own power-of-two scale,
+// 1 / scale to row_factor[k].
+template <int N, class Io = float2>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
-    range_doppler_kernel(float2* __restrict__ work, int lines, int nr, const core::DopplerRow* __restrict__ rows,
+    range_doppler_kernel(Io* __restrict__ work, int lines, int nr, const core::DopplerRow* __restrict__ rows,
                          double df, const float* __restrict__ sinc, int taps, int fractions,
-                         AzimuthBandView band, const float2* __restrict__ tw) {
+                         AzimuthBandView band, const float2* __restrict__ tw,
+                         const unsigned* __restrict__ spectrum_max_bits = nullptr, float* __restrict__ row_factor = nullptr) {
   extern __shared__ C32 smem[];
   constexpr int E = fft::kElems<N>, T = N / E;
+  constexpr bool kHalf = std::is_same_v<Io, __half2>;
   const LineSlot<N> slot(smem, lines);
   const int tid = slot.tid, k = slot.line;
   const bool active = slot.active;
   C32* s = slot.s;
   const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
-  float2* line = work + static_cast<std::size_t>(active ? k : 0) * N;
+  Io* line = work + static_cast<std::size_t>(active ? k : 0) * N;
+  float in_factor = 1.0f;
+  if constexpr (kHalf)
+    in_factor = 1.0f / fft::half_storage_scale(fft::half_column_fft_gain(lines) *
+                                               fft::read_max_nonnegative(spectrum_max_bits));
   C32 v[E];
 #pragma unroll
   for (int q = 0; q < E; ++q) {
     const int m = tid + q * T;
-    C32 x = active ? to_c32(line[m]) : C32{0.f, 0.f};
+    C32 x{0.f, 0.f};
+    if (active) {
+      if constexpr (kHalf) x = fft::load_scaled(line + m, in_factor);
+      else x = to_c32(line[m]);
+    }
     if (row.src_inverse_rate != 0.0) x = x * src_factor(m, N, row.src_inverse_rate, df);
     v[q] = fft::conj(x);
   }
@@ -255,16 +290,38 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
 #pragma unroll
   for (int q = 0; q < E; ++q) s[fft::smem_index(tid + q * T)] = fft::conj(v[q]);
   __syncthreads();
-  if (!active) return;
   auto row_at = [s](int i) { return s[fft::smem_index(i & (N - 1))]; };
-  for (int c = tid; c < nr; c += T) {
+  auto output = [&](int c) {
     C32 out{0.f, 0.f};
     if (row.weight != 0.0) {
       const C32 acc = rcmc_sample(row_at, row.rcmc_offset + row.rcmc_slope * c, sinc, taps, fractions);
       const C32 ph = fft::scale(unit_phasor(row.az_phase0 + row.az_phase_step * c), band_weight(row, c, band));
       out = acc * ph;
     }
-    line[c] = to_float2(out);
+    return out;
+  };
+  if constexpr (kHalf) {
+    __shared__ float red[32 * BlockShape<N>::lines];
+    C32 o[E];  // nr <= N: at most E outputs per thread
+    float m = 0.0f;
+#pragma unroll
+    for (int i = 0; i < E; ++i) {
+      const int c = tid + i * T;
+      o[i] = (active && c < nr) ? output(c) : C32{0.f, 0.f};
+      m = fmaxf(m, fft::max_component(o[i]));
+    }
+    m = fft::line_group_max<T>(m, red);
+    if (!active) return;
+    const float sc = fft::half_storage_scale(m);
+    if (tid == 0) row_factor[k] = 1.0f / sc;
+#pragma unroll
+    for (int i = 0; i < E; ++i) {
+      const int c = tid + i * T;
+      if (c < nr) fft::store_scaled(line + c, o[i], sc);
+    }
+  } else {
+    if (!active) return;
+    for (int c = tid; c < nr; c += T) line[c] = to_float2(output(c));
   }
 }
 
@@ -343,6 +400,31 @@ void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines
           raw, lines, nr, filter, tw, out, N, N);
       SARFUSE_LAUNCHED("range_spectrum");
     });
+  });
+}
+
+void launch_range_spectrum_half(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
+                                const float2* tw, __half2* out, float* row_factor, unsigned* max_bits,
+                                cudaStream_t stream) {
+  dispatch_size(nfft, [&]<int N>() {
+    dispatch_type(type, [&]<SampleType S>() {
+      const void* k = reinterpret_cast<const void*>(&range_kernel<N, S, false, __half2>);
+      set_smem<N>(k);
+      range_kernel<N, S, false, __half2><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+          raw, lines, nr, filter, tw, out, N, N, row_factor, max_bits);
+      SARFUSE_LAUNCHED("range_spectrum_half");
+    });
+  });
+}
+
+void launch_range_doppler_rows_half(int nfft, __half2* work, int lines, int nr, const core::DopplerRow* rows,
+                                    double df, SincTableView sinc, AzimuthBandView band, const float2* tw,
+                                    const unsigned* spectrum_max_bits, float* row_factor, cudaStream_t stream) {
+  dispatch_size(nfft, [&]<int N>() {
+    set_smem<N>(reinterpret_cast<const void*>(&range_doppler_kernel<N, __half2>));
+    range_doppler_kernel<N, __half2><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+        work, lines, nr, rows, df, sinc.weights, sinc.taps, sinc.fractions, band, tw, spectrum_max_bits, row_factor);
+    SARFUSE_LAUNCHED("range_doppler_rows_half");
   });
 }
 

@@ -17,6 +17,7 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.hpp"
+#include "cuda/fft/storage.hpp"
 #include "cuda/kernels.hpp"
 #include "range_filter_callback_fatbin.h"  // generated: LTO-IR of callbacks/range_filter_callback.cu (-dc: the function must survive)
 #include <cufftXt.h>
@@ -146,6 +147,12 @@ std::size_t CudaRda::required_device_bytes(std::size_t lines, std::size_t sample
                                            const FocusOptions& o) {
   const std::size_t c8 = sizeof(float2), scene = lines * samples, work = lines * nfft;
   const bool own_rows = o.pipeline == Pipeline::fused && own_fft_supports(static_cast<int>(nfft));
+  const bool half = o.precision == Precision::fp16_storage;
+  if (half) {  // raw, the FP16 work array, output, row factors and tables; the column FFTs need no work area
+    return scene * 16 + work * 4 + scene * c8 + 2 * lines * sizeof(float) + nfft * c8 * 2 + lines * c8 +
+           lines * sizeof(core::DopplerRow) + (1 << 20) + samples * sizeof(float) +
+           (core::AzimuthFilter::kWindowIntervals + 1) * sizeof(float);
+  }
   std::size_t bytes = scene * 16 + work * c8 + scene * c8;  // raw (widest type), work, output
   if (!own_rows) bytes += scene * c8;                          // the baselines' RCMC output
   if (!is_power_of_two(static_cast<int>(lines))) bytes += work * c8;  // transposing azimuth FFT scratch
@@ -190,7 +197,13 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   if (range_by_cufft_)
     notes = "range FFT length " + std::to_string(nfft) +
             " exceeds the one-block row kernels (16384): the range steps run through cuFFT and separate kernels\n";
-  if (opt.precision != Precision::fp32) throw Error("--backend cuda: only --precision fp32 (fp64 is the CPU reference)");
+  if (opt.precision == Precision::fp64)
+    throw Error("--backend cuda: --precision fp64 is the CPU reference; the GPU runs fp32 or fp16-storage");
+  fp16_storage_ = opt.precision == Precision::fp16_storage;
+  if (fp16_storage_ && (opt.pipeline != Pipeline::fused || range_by_cufft_ || !column_fft_supports(static_cast<int>(na))))
+    throw Error("--precision fp16-storage: needs the fused pipeline, a range FFT of 256..16384 points (got " +
+                std::to_string(n_fft) + ") and a power-of-two line count in 256..16384 (got " + std::to_string(na) +
+                "; --azimuth linear with --block-lines picks one)");
   SARFUSE_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   for (auto& e : ev_) SARFUSE_CUDA(cudaEventCreate(&e));
 
@@ -212,9 +225,19 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   upload(sinc_, std::vector<float>(sinc.weights.begin(), sinc.weights.end()));
 
   raw_.resize(lines * samples * 16);  // room for the widest sample type
-  work_.resize(lines * nfft);
   out_.resize(lines * samples);
   const int n = static_cast<int>(nfft), a = static_cast<int>(lines), c = static_cast<int>(samples);
+  if (fp16_storage_) {
+    work_.resize(lines * nfft / 2);  // lines x nfft FP16 complex values
+    row_factor1_.resize(lines);
+    row_factor3_.resize(lines);
+    spectrum_max_.resize(1);
+    upload(az_twiddles_, fft_twiddle_table(a));
+    column_threads_ = a >= 1024 ? 1024 : 512;
+    SARFUSE_CUDA(cudaMemsetAsync(work_.get(), 0, work_.bytes(), stream_));
+    return;
+  }
+  work_.resize(lines * nfft);
   SARFUSE_CUDA(cudaMemsetAsync(work_.get(), 0x3F, work_.bytes(), stream_));  // finite data to time on
   if (!is_power_of_two(a)) {
     az_scratch_.resize(lines * nfft);
@@ -274,11 +297,13 @@ CudaRda::~CudaRda() {
 
 std::size_t CudaRda::device_bytes() const {
   return raw_.bytes() + work_.bytes() + out_.bytes() + tmp_.bytes() + az_scratch_.bytes() + filter_.bytes() + twiddles_.bytes() +
-         rows_.bytes() + sinc_.bytes() + column_shift_.bytes() + window_.bytes();
+         rows_.bytes() + sinc_.bytes() + column_shift_.bytes() + window_.bytes() + row_factor1_.bytes() +
+         row_factor3_.bytes() + spectrum_max_.bytes() + az_twiddles_.bytes();
 }
 
 void CudaRda::run(SampleType type, const void* d_raw, float2* d_out) {
-  if (options.pipeline == Pipeline::fused && !range_by_cufft_) run_fused(type, d_raw, d_out);
+  if (fp16_storage_) run_fp16_storage(type, d_raw, d_out);
+  else if (options.pipeline == Pipeline::fused && !range_by_cufft_) run_fused(type, d_raw, d_out);
   else run_baseline(type, d_raw, d_out);
 }
 
@@ -294,6 +319,27 @@ void CudaRda::run_fused(SampleType type, const void* d_raw, float2* d_out) {
                             twiddles_.get(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
   az_inv_.exec(work_.get(), d_out, CUFFT_INVERSE);
+  SARFUSE_CUDA(cudaEventRecord(ev_[4], stream_));
+}
+
+void CudaRda::run_fp16_storage(SampleType type, const void* d_raw, float2* d_out) {
+  const int n = static_cast<int>(nfft), a = static_cast<int>(lines), c = static_cast<int>(samples);
+  const double df = radar.range_sampling_rate_hz / static_cast<double>(nfft);
+  __half2* w = work_half();
+  SARFUSE_CUDA(cudaEventRecord(ev_[0], stream_));
+  SARFUSE_CUDA(cudaMemsetAsync(spectrum_max_.get(), 0, sizeof(unsigned), stream_));
+  launch_range_spectrum_half(n, type, d_raw, a, c, filter_.get(), twiddles_.get(), w, row_factor1_.get(),
+                             spectrum_max_.get(), stream_);
+  SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
+  launch_column_fft(a, column_threads_, w, n, w, n, n, false,
+                    ColumnScaling{row_factor1_.get(), spectrum_max_.get(), fft::half_column_fft_gain(a)},
+                    az_twiddles_.get(), stream_);
+  SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
+  launch_range_doppler_rows_half(n, w, a, c, rows_.get(), df, {sinc_.get(), taps_, fractions_}, band(),
+                                 twiddles_.get(), spectrum_max_.get(), row_factor3_.get(), stream_);
+  SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
+  launch_column_fft(a, column_threads_, w, n, d_out, c, c, true, ColumnScaling{row_factor3_.get(), nullptr, 1.0f},
+                    az_twiddles_.get(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[4], stream_));
 }
 

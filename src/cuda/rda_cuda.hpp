@@ -1,5 +1,6 @@
 // The CUDA Range-Doppler plan (see docs/design.md for its passes).
 #pragma once
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <cufft.h>
 
@@ -74,6 +75,10 @@ class CudaRda final : public PlanImpl {
  private:
   bool transposing_is_faster(int lines, int cols);
   void run_fused(SampleType type, const void* d_raw, float2* d_out);
+  // --precision fp16-storage: the fused passes with the scene in FP16 between them, the azimuth FFTs
+  // by the column-tile kernel (cuda/fft/column_fft.cu) reading and writing FP16.
+  void run_fp16_storage(SampleType type, const void* d_raw, float2* d_out);
+  __half2* work_half() const { return reinterpret_cast<__half2*>(work_.get()); }
   // cufft-unfused, cufft-callback and vkfft-conv: separate passes, range compression by the
   // baseline's engine.
   void run_baseline(SampleType type, const void* d_raw, float2* d_out);
@@ -88,6 +93,13 @@ class CudaRda final : public PlanImpl {
   DeviceBuffer<core::DopplerRow> rows_;
   DeviceBuffer<unsigned long long> callback_info_;  // cufft-callback: the LTO callback's arguments
   DeviceBuffer<float> sinc_;
+  // fp16-storage: what undoes each stored line's scale after pass 1 and pass 3, pass 1's largest
+  // component (float bits), the twiddles of the azimuth (column) FFT.
+  bool fp16_storage_ = false;
+  int column_threads_ = 512;
+  DeviceBuffer<float> row_factor1_, row_factor3_;
+  DeviceBuffer<unsigned> spectrum_max_;
+  DeviceBuffer<float2> az_twiddles_;
   int taps_ = 8, fractions_ = 2048;
   // Range-dependent Doppler band (core::AzimuthFilter): per-column shift and window table; empty when
   // the centroid is the same at every range.

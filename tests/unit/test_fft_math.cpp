@@ -2,10 +2,13 @@
 // radix-16 Stockham schedule the kernels use, against a float64 reference.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/fft.hpp"
 #include "cuda/fft/fft_math.hpp"
+#include "cuda/fft/storage.hpp"
 #include "test_util.hpp"
 
 using namespace sarfuse;
@@ -141,3 +144,21 @@ TEST_P(StockhamSizes, EmulatedScheduleMatchesFloat64) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Pow2, StockhamSizes, ::testing::Values(256, 512, 1024, 2048, 4096, 8192, 16384));
+
+// FP16 storage scales (cuda/fft/storage.hpp): a power of two putting the bound in [2^13, 2^14), so a
+// line's largest component never overflows FP16 (65504) and keeps its 11 bits; zero / non-finite: 1.
+TEST(HalfStorage, ScaleIsAPowerOfTwoThatFitsTheBound) {
+  using sarfuse::cuda::fft::half_storage_scale;
+  for (float bound : {1e-30f, 3.7e-6f, 0.5f, 1.0f, 8191.9f, 8192.0f, 16384.0f, 16385.0f, 1.0e6f, 3.0e12f}) {
+    const float s = half_storage_scale(bound);
+    int e = 0;
+    EXPECT_EQ(std::frexp(s, &e), 0.5f) << bound;  // a power of two
+    EXPECT_LT(bound * s, sarfuse::cuda::fft::kHalfStorageTarget) << bound;
+    if (bound > 1e-30f) EXPECT_GE(2.0f * bound * s, sarfuse::cuda::fft::kHalfStorageTarget) << bound;
+  }
+  EXPECT_EQ(half_storage_scale(0.0f), 1.0f);
+  EXPECT_EQ(half_storage_scale(std::numeric_limits<float>::infinity()), 1.0f);
+  EXPECT_EQ(half_storage_scale(std::numeric_limits<float>::quiet_NaN()), 1.0f);
+  // The column FFT's bound: N points of components <= m give components <= N sqrt(2) m.
+  EXPECT_NEAR(sarfuse::cuda::fft::half_column_fft_gain(4096), 4096 * std::sqrt(2.0), 1e-2);
+}

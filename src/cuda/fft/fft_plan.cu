@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <cuda_fp16.h>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -145,8 +147,15 @@ void launch_mixed_radix(const float2* in, float2* out, const FftDesc& d, const f
   SARFUSE_LAUNCHED("mixed_radix_lines_kernel");
 }
 
+// Threads per block of the column-tile kernel (cuda/fft/column_fft.cu) for n-point columns.
+int column_threads(int n) { return n >= 1024 ? 1024 : 512; }
+
 template <int E>
 void dispatch_stockham(const float2* in, float2* out, const FftDesc& d, const float2* tw, cudaStream_t stream) {
+  if (E == 16 && d.stride > 1 && d.dist == 1) {  // columns of a row-major array: the column-tile kernel
+    cuda::launch_column_fft(d.n, column_threads(d.n), in, d.stride, out, d.stride, d.batch, d.inverse, tw, stream);
+    return;
+  }
   switch (d.n) {
     case 256: launch_stockham<256, E>(in, out, d, tw, stream); break;
     case 512: launch_stockham<512, E>(in, out, d, tw, stream); break;
@@ -394,6 +403,99 @@ std::string bench_fft(const FftBenchOptions& o) {
     const FftPlan chosen(d, measure);
     out << "        planner (measure): " << to_string(chosen.variant()) << " (" << chosen.how_chosen() << ")\n";
     js["planner"][std::to_string(n)] = to_string(chosen.variant());
+  }
+  // Columns of a row-major array: the RDA's azimuth FFTs (stride = the row length, dist 1).
+  out << "\ncolumns of a row-major array (the azimuth FFTs): n-point FFTs down every column, stride = columns, "
+         "dist 1, forward; own column-tile kernel at 512 and 1024 threads per block, and with FP16 storage\n";
+  std::snprintf(line, sizeof line, "%7s %8s %-15s %9s %9s %10s %9s\n", "n", "columns", "variant", "ms", "GB/s",
+                "rel L2", "vs cuFFT");
+  out << line;
+  for (int n = 1024; n <= 16384; n *= 2) {
+    const int cols = static_cast<int>(std::max<std::size_t>(256, o.min_bytes / (n * sizeof(float2))));
+    const std::size_t total = static_cast<std::size_t>(n) * cols;
+    cuda::DeviceBuffer<float2> a(total), b(total);
+    cuda::DeviceBuffer<__half2> ha(total), hb(total);
+    std::vector<float2> host(total);
+    std::vector<__half2> hhost(total);
+    std::mt19937 g(static_cast<unsigned>(n) + 7);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    for (std::size_t k = 0; k < total; ++k) {
+      host[k] = make_float2(u(g), u(g));
+      hhost[k] = __floats2half2_rn(host[k].x, host[k].y);
+    }
+    SARFUSE_CUDA(cudaMemcpy(a.get(), host.data(), total * sizeof(float2), cudaMemcpyHostToDevice));
+    SARFUSE_CUDA(cudaMemcpy(ha.get(), hhost.data(), total * sizeof(__half2), cudaMemcpyHostToDevice));
+    // float64 reference of the first 4 columns (of the complex64 input; the FP16 rows include its rounding).
+    const int check = 4;
+    std::vector<std::complex<double>> ref(static_cast<std::size_t>(n) * check);
+    for (int c = 0; c < check; ++c)
+      for (int r = 0; r < n; ++r) ref[static_cast<std::size_t>(c) * n + r] = {host[static_cast<std::size_t>(r) * cols + c].x, host[static_cast<std::size_t>(r) * cols + c].y};
+    core::FftPlan<double> f({n, check, 1, n}, core::FftDirection::forward, ref.data(), ref.data(), FftPlanning::estimate);
+    f.execute(ref.data(), ref.data());
+    const auto tw = cuda::fft_twiddle_table(n);
+    cuda::DeviceBuffer<float2> dtw(tw.size());
+    SARFUSE_CUDA(cudaMemcpy(dtw.get(), tw.data(), tw.size() * sizeof(float2), cudaMemcpyHostToDevice));
+    FftDesc d;
+    d.n = n;
+    d.batch = cols;
+    d.stride = cols;
+    d.dist = 1;
+    FftPlanOptions po;
+    po.variant = FftVariant::cufft;
+    const FftPlan cufft_plan(d, po);
+    double cufft_ms = 0;
+    struct Case {
+      const char* name;
+      bool half;
+      std::function<void()> run;
+    };
+    const std::vector<Case> cases = {
+        {"cufft", false, [&] { cufft_plan.execute(reinterpret_cast<const std::complex<float>*>(a.get()), reinterpret_cast<std::complex<float>*>(b.get())); }},
+        {"columns-512", false, [&] { cuda::launch_column_fft(n, 512, a.get(), cols, b.get(), cols, cols, false, dtw.get(), nullptr); }},
+        {"columns-1024", false, [&] { cuda::launch_column_fft(n, 1024, a.get(), cols, b.get(), cols, cols, false, dtw.get(), nullptr); }},
+        {"columns-fp16-512", true, [&] { cuda::launch_column_fft(n, 512, ha.get(), cols, hb.get(), cols, cols, false, cuda::ColumnScaling{}, dtw.get(), nullptr); }},
+        {"columns-fp16-1024", true, [&] { cuda::launch_column_fft(n, 1024, ha.get(), cols, hb.get(), cols, cols, false, cuda::ColumnScaling{}, dtw.get(), nullptr); }},
+    };
+    for (const Case& cs : cases) {
+      SARFUSE_CUDA(cudaMemset(b.get(), 0xFF, total * sizeof(float2)));
+      SARFUSE_CUDA(cudaMemset(hb.get(), 0xFF, total * sizeof(__half2)));
+      cs.run();
+      std::vector<float> t(static_cast<std::size_t>(o.repeats));
+      for (float& ms : t) {
+        SARFUSE_CUDA(cudaEventRecord(e0));
+        cs.run();
+        SARFUSE_CUDA(cudaEventRecord(e1));
+        SARFUSE_CUDA(cudaEventSynchronize(e1));
+        SARFUSE_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+      }
+      std::sort(t.begin(), t.end());
+      const double ms = t[t.size() / 2];
+      double err = 0, norm = 0;
+      for (int r = 0; r < n; ++r) {
+        const std::size_t row = static_cast<std::size_t>(r) * cols;
+        std::vector<float2> got(check);
+        if (cs.half) {
+          std::vector<__half2> hg(check);
+          SARFUSE_CUDA(cudaMemcpy(hg.data(), hb.get() + row, check * sizeof(__half2), cudaMemcpyDeviceToHost));
+          for (int c = 0; c < check; ++c) got[c] = __half22float2(hg[c]);
+        } else {
+          SARFUSE_CUDA(cudaMemcpy(got.data(), b.get() + row, check * sizeof(float2), cudaMemcpyDeviceToHost));
+        }
+        for (int c = 0; c < check; ++c) {
+          const auto& want = ref[static_cast<std::size_t>(c) * n + r];
+          err += std::norm(std::complex<double>(got[c].x, got[c].y) - want);
+          norm += std::norm(want);
+        }
+      }
+      const double rel = std::sqrt(err / norm);
+      if (std::string(cs.name) == "cufft") cufft_ms = ms;
+      const double bytes = 2.0 * total * (cs.half ? sizeof(__half2) : sizeof(float2));
+      std::snprintf(line, sizeof line, "%7d %8d %-15s %9.4f %9.0f %10.2e %8.2fx\n", n, cols, cs.name, ms,
+                    bytes / ms * 1e-6, rel, cufft_ms / ms);
+      out << line;
+      js["columns"].push_back({{"n", n}, {"columns", cols}, {"variant", cs.name}, {"ms", ms}, {"gb_s", bytes / ms * 1e-6},
+                               {"relative_l2", rel}, {"speed_vs_cufft", cufft_ms / ms}});
+    }
   }
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);

@@ -1,0 +1,114 @@
+// Batched FFTs down the columns of a row-major array (the azimuth FFTs of the RDA): each thread block
+// takes `Cols` adjacent columns whole, one thread group of N/16 threads per column, and runs the same
+// register-resident radix-16 Stockham passes as the row kernels (block_fft.cuh). Threads are numbered
+// column-fastest, so a warp's load of one "row slice" touches Cols adjacent elements of 32 / Cols rows:
+// whole 32-byte sectors for complex64 once Cols >= 4, and neighbouring blocks share the rest through
+// L2. Elements may be complex64 or FP16 (storage.hpp) on either side; the arithmetic is FP32.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include "cuda/check.hpp"
+#include "cuda/fft/block_fft.cuh"
+#include "cuda/fft/storage.cuh"
+#include "cuda/kernels.hpp"
+#include "sarfuse/error.hpp"
+
+namespace sarfuse::cuda {
+
+namespace {
+
+using fft::C32;
+
+template <int N, int Threads>
+struct ColumnShape {
+  static constexpr int E = 16;
+  static constexpr int T = N / E;  // threads per column
+  static constexpr int cols = T >= Threads ? 1 : Threads / T;
+  // Columns' shared-memory slices start 16 / cols slots apart modulo 16, so the cols groups of a
+  // half-warp fall on different banks (each group's own indices are conflict-free by smem_index).
+  static constexpr int slots = fft::smem_size(N) + (cols >= 16 ? 1 : 16 / cols);
+  static constexpr int smem_bytes = cols * slots * static_cast<int>(sizeof(C32));
+};
+
+template <int N, int Threads, class In, class Out>
+__global__ void __launch_bounds__(ColumnShape<N, Threads>::cols * ColumnShape<N, Threads>::T)
+    column_fft_kernel(const In* in, int in_pitch, Out* out, int out_pitch, int cols, bool inverse,
+                      ColumnScaling scaling, const float2* __restrict__ tw) {
+  using S = ColumnShape<N, Threads>;
+  extern __shared__ C32 smem[];
+  const int g = static_cast<int>(threadIdx.x) % S::cols, tid = static_cast<int>(threadIdx.x) / S::cols;
+  const int col = static_cast<int>(blockIdx.x) * S::cols + g;
+  const bool active = col < cols;
+  C32* s = smem + g * S::slots;
+  C32 v[S::E];
+#pragma unroll
+  for (int q = 0; q < S::E; ++q) {
+    const int row = tid + q * S::T;
+    const float f = scaling.in_row_factor ? __ldg(scaling.in_row_factor + row) : 1.0f;
+    const C32 x = active ? fft::load_scaled(in + static_cast<std::size_t>(row) * in_pitch + col, f) : C32{0.f, 0.f};
+    v[q] = inverse ? fft::conj(x) : x;  // inverse = conj . forward . conj, unnormalised
+  }
+  fft::block_fft_forward<N, S::E>(v, s, tw, tid);
+  if (!active) return;
+  const float so = scaling.out_bound
+                       ? fft::half_storage_scale(scaling.out_gain * fft::read_max_nonnegative(scaling.out_bound))
+                       : 1.0f;
+#pragma unroll
+  for (int q = 0; q < S::E; ++q) {
+    const int row = tid + q * S::T;
+    fft::store_scaled(out + static_cast<std::size_t>(row) * out_pitch + col, inverse ? fft::conj(v[q]) : v[q], so);
+  }
+}
+
+template <int N, int Threads, class In, class Out>
+void launch_columns(const In* in, int in_pitch, Out* out, int out_pitch, int cols, bool inverse,
+                    const ColumnScaling& scaling, const float2* tw, cudaStream_t stream) {
+  using S = ColumnShape<N, Threads>;
+  const void* k = reinterpret_cast<const void*>(&column_fft_kernel<N, Threads, In, Out>);
+  SARFUSE_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, S::smem_bytes));
+  const unsigned grid = static_cast<unsigned>((cols + S::cols - 1) / S::cols);
+  column_fft_kernel<N, Threads, In, Out><<<grid, S::cols * S::T, S::smem_bytes, stream>>>(
+      in, in_pitch, out, out_pitch, cols, inverse, scaling, tw);
+  SARFUSE_LAUNCHED("column_fft");
+}
+
+template <class In, class Out>
+void dispatch_columns(int lines, int threads, const In* in, int in_pitch, Out* out, int out_pitch, int cols,
+                      bool inverse, const ColumnScaling& scaling, const float2* tw, cudaStream_t stream) {
+  auto go = [&]<int N>() {
+    if (threads == 1024) launch_columns<N, 1024>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw, stream);
+    else if (threads == 512) launch_columns<N, 512>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw, stream);
+    else throw Error("column FFT: threads per block must be 512 or 1024 (got " + std::to_string(threads) + ")");
+  };
+  switch (lines) {
+    case 256: go.template operator()<256>(); break;
+    case 512: go.template operator()<512>(); break;
+    case 1024: go.template operator()<1024>(); break;
+    case 2048: go.template operator()<2048>(); break;
+    case 4096: go.template operator()<4096>(); break;
+    case 8192: go.template operator()<8192>(); break;
+    case 16384: go.template operator()<16384>(); break;
+    default: throw Error("column FFT: " + std::to_string(lines) + " lines is not a power of two in [256, 16384]");
+  }
+}
+
+}  // namespace
+
+bool column_fft_supports(int lines) { return own_fft_supports(lines); }
+
+void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
+                       bool inverse, const float2* twiddles, cudaStream_t stream) {
+  dispatch_columns(lines, threads, in, in_pitch, out, out_pitch, cols, inverse, ColumnScaling{}, twiddles, stream);
+}
+
+void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, __half2* out, int out_pitch, int cols,
+                       bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream) {
+  dispatch_columns(lines, threads, in, in_pitch, out, out_pitch, cols, inverse, scaling, twiddles, stream);
+}
+
+void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, float2* out, int out_pitch, int cols,
+                       bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream) {
+  dispatch_columns(lines, threads, in, in_pitch, out, out_pitch, cols, inverse, scaling, twiddles, stream);
+}
+
+}  // namespace sarfuse::cuda
