@@ -19,7 +19,7 @@ void add_bench(CLI::App& app) {
   cmd->add_option("--size", size, "AZIMUTHxRANGE")->capture_default_str();
   cmd->add_option("--threads", opt.threads, "threads (0: all cores)");
   cmd->add_option("--repeats", opt.repeats, "timed runs (median reported)")->capture_default_str();
-  cmd->add_option("--fft-planning", planning, "estimate or measure (cpu)")->capture_default_str();
+  cmd->add_option("--plan", planning, "estimate or measure (cpu: FFTW planning)")->capture_default_str();
   cmd->add_flag("--range-mode-circular", circular, "cuda: compare range compression at FFT length Nr (the seed's case)");
   cmd->add_option("--json", json, "cuda: also write every figure to this JSON file");
   // `bench fft`: the GPU FFT family against cuFFT (sarfuse/gpu_fft.hpp).
@@ -54,7 +54,7 @@ void add_bench(CLI::App& app) {
       return;
     }
     if (planning == "measure") opt.fft_planning = FftPlanning::measure;
-    else if (planning != "estimate") throw Error("--fft-planning: expected estimate or measure");
+    else if (planning != "estimate") throw Error("--plan: expected estimate or measure");
     std::cout << bench_cpu(opt);
   });
 }

@@ -10,7 +10,7 @@ namespace sarfuse::cli {
 
 struct FocusArgs {
   std::string backend = "auto", precision = "fp32", range_window = "none", azimuth_window = "none", src = "auto";
-  std::string fft_planning = "estimate", pipeline = "fused", max_gpu_memory, max_memory;
+  std::string fft_planning = "estimate", wisdom, pipeline = "fused", max_gpu_memory, max_memory;
   std::string azimuth = "linear";
   std::size_t block_lines = 0;
   std::size_t range_fft_size = 0;
@@ -39,8 +39,11 @@ struct FocusArgs {
         ->capture_default_str();
     cmd->add_option("--block-lines", block_lines, "linear: lines per azimuth block (default: from the memory budgets)");
     cmd->add_option("--max-memory", max_memory, "linear: host memory for the blocks, e.g. 2GiB (default: no limit)");
-    cmd->add_option("--fft-planning", fft_planning, "FFTW planning: estimate (deterministic) or measure")
+    cmd->add_option("--plan", fft_planning,
+                    "estimate (instant, deterministic) or measure (FFTW measure; cuda: times cuFFT against the "
+                    "project's column kernel for the azimuth FFTs, remembered in the wisdom file)")
         ->capture_default_str();
+    cmd->add_option("--wisdom", wisdom, "--plan measure, cuda: wisdom file (default ~/.cache/sarfuse/wisdom.json; - for none)");
   }
 
   // The azimuth processing choices, into the workflow's extras.
@@ -70,7 +73,8 @@ struct FocusArgs {
       throw Error("--azimuth: expected linear or circular (got '" + azimuth + "')");
     if (fft_planning == "estimate") o.fft_planning = FftPlanning::estimate;
     else if (fft_planning == "measure") o.fft_planning = FftPlanning::measure;
-    else throw Error("--fft-planning: expected estimate or measure (got '" + fft_planning + "')");
+    else throw Error("--plan: expected estimate or measure (got '" + fft_planning + "')");
+    o.wisdom_path = wisdom;
     return o;
   }
 };

@@ -43,7 +43,11 @@ struct FocusOptions {
   int rcmc_taps = 8;                // even, 4..32
   SrcMode src = SrcMode::automatic;
   int threads = 0;  // 0 = all cores
-  FftPlanning fft_planning = FftPlanning::estimate;  // estimate: deterministic plans, instant
+  // estimate: deterministic plans, instant (FFTW estimate; CUDA azimuth FFTs by cuFFT, or the measured
+  // layout for non-power-of-two line counts). measure: FFTW measure; CUDA times cuFFT against the
+  // project's column kernel for the azimuth FFTs and remembers the choice in the wisdom file.
+  FftPlanning fft_planning = FftPlanning::estimate;
+  std::string wisdom_path;  // measure, CUDA: "" = ~/.cache/sarfuse/wisdom.json; "-" = none
   Pipeline pipeline = Pipeline::fused;               // CUDA backend only
   // Range FFT length; 0 = automatic (CPU: smallest 2^a 3^b 5^c 7^d >= Nr + replica - 1; CUDA: the
   // smallest power of two). Give the same value to compare backends bit-for-bit-in-spirit.

@@ -241,18 +241,22 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   fo.backend = Backend::cuda;
   fo.src = SrcMode::on;
   fo.threads = 1;
-  std::vector<StageTimes> med(5);
+  std::vector<StageTimes> med(6);
+  std::string measured_azimuth;  // the sixth run: fused, fp32, --plan measure (no wisdom file)
   bool transposed = false, range_by_cufft = false;
   // The fifth run: the fused pipeline with --precision fp16-storage (where it applies).
   const bool fp16_applies = cuda::own_fft_supports(static_cast<int>(nfft_lin)) && cuda::column_fft_supports(static_cast<int>(na));
-  const Pipeline pipes[5] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv,
-                             Pipeline::fused};
-  for (int pi = 0; pi < 5; ++pi) {
+  const Pipeline pipes[6] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv,
+                             Pipeline::fused, Pipeline::fused};
+  for (int pi = 0; pi < 6; ++pi) {
     if ((pi == 2 && !callback_unavailable.empty()) || (pi == 3 && !vkfft_unavailable.empty()) || (pi == 4 && !fp16_applies))
       continue;
     fo.pipeline = pipes[pi];
     fo.precision = pi == 4 ? Precision::fp16_storage : Precision::fp32;
+    fo.fft_planning = pi == 5 ? FftPlanning::measure : FftPlanning::estimate;
+    fo.wisdom_path = "-";
     cuda::CudaRda rda(radar, na, nr, fo, nfft_lin);
+    if (pi == 5) measured_azimuth = rda.azimuth_fft_name();
     if (pi == 0) {
       transposed = rda.azimuth_transposed();
       range_by_cufft = rda.range_by_cufft();
@@ -334,6 +338,10 @@ std::string bench_cuda(const CudaBenchOptions& o) {
                {"vkfft_conv_ms", std::isnan(tvk) ? nlohmann::json() : nlohmann::json(tvk)},
                {"cufft_callback_ms", std::isnan(tcb) ? nlohmann::json() : nlohmann::json(tcb)}, {"stages", jst}, {"fused_ms", tf}, {"cufft_unfused_ms", tu},
                {"speedup", tu / tf}, {"floor_ms", floor_ms}};
+  std::snprintf(line, sizeof line, "  fused with --plan measure (azimuth FFTs: %s): total %.3f ms (%.2fx the estimate plan)\n",
+                measured_azimuth.c_str(), med[5].total * 1e3, tf / (med[5].total * 1e3));
+  out << line;
+  js["rda"]["plan_measure"] = {{"azimuth_fft", measured_azimuth}, {"fused_ms", med[5].total * 1e3}};
   // ---- precision modes: fp32 vs fp16-storage, same run ----
   if (fp16_applies) {
     const double wh = w / 2, sh = sc / 2;  // FP16 work array; the raw input and the SLC stay complex64
@@ -369,6 +377,7 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   // ---- host to host: successive scenes through two plans, upload / compute / download overlapped ----
   {
     fo.precision = Precision::fp32;
+    fo.fft_planning = FftPlanning::estimate;
     const int scenes = 8;
     fo.pipeline = Pipeline::fused;
     nlohmann::json jh = nlohmann::json::array();

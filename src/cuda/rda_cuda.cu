@@ -14,11 +14,13 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 
 #include "cuda/backend.hpp"
 #include "cuda/check.hpp"
 #include "cuda/fft/storage.hpp"
 #include "cuda/kernels.hpp"
+#include "sarfuse/gpu_fft.hpp"
 #include "range_filter_callback_fatbin.h"  // generated: LTO-IR of callbacks/range_filter_callback.cu (-dc: the function must survive)
 #include <cufftXt.h>
 
@@ -104,7 +106,14 @@ AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, float2*
   SARFUSE_CUFFT(cufftSetStream(plan_, stream));
 }
 
+AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, ColumnKernel columns, cudaStream_t stream)
+    : lines_(lines), cols_(cols), in_pitch_(in_pitch), out_pitch_(out_pitch), stream_(stream), twiddles_(columns.twiddles) {
+  if (!column_fft_supports(lines))
+    throw Error("azimuth FFT: the column kernel takes a power-of-two line count in 256..16384, not " + std::to_string(lines));
+}
+
 AzimuthFft& AzimuthFft::operator=(AzimuthFft&& o) noexcept {
+  std::swap(twiddles_, o.twiddles_);
   std::swap(plan_, o.plan_);
   std::swap(lines_, o.lines_);
   std::swap(cols_, o.cols_);
@@ -120,6 +129,10 @@ AzimuthFft::~AzimuthFft() {
 }
 
 void AzimuthFft::exec(const float2* in, float2* out, int direction) {
+  if (twiddles_) {
+    launch_column_fft(lines_, 1024, in, in_pitch_, out, out_pitch_, cols_, direction == CUFFT_INVERSE, twiddles_, stream_);
+    return;
+  }
   if (!scratch_) {
     SARFUSE_CUFFT(cufftExecC2C(plan_, reinterpret_cast<cufftComplex*>(const_cast<float2*>(in)),
                                reinterpret_cast<cufftComplex*>(out), direction));
@@ -243,12 +256,18 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
     az_scratch_.resize(lines * nfft);
     if (!transposing_is_faster(a, n)) az_scratch_.resize(0);
   }
-  az_fwd_ = AzimuthFft(a, n, n, n, az_scratch_.get(), stream_);
+  const bool own_columns = is_power_of_two(a) && options.fft_planning == FftPlanning::measure &&
+                           column_fft_supports(a) && own_columns_are_faster(a, n);
+  auto azimuth = [&](int cols, int in_pitch, int out_pitch) {
+    return own_columns ? AzimuthFft(a, cols, in_pitch, out_pitch, AzimuthFft::ColumnKernel{az_twiddles_.get()}, stream_)
+                       : AzimuthFft(a, cols, in_pitch, out_pitch, az_scratch_.get(), stream_);
+  };
+  az_fwd_ = azimuth(n, n, n);
   if (options.pipeline == Pipeline::fused && !range_by_cufft_) {
-    az_inv_ = AzimuthFft(a, c, n, c, az_scratch_.get(), stream_);
+    az_inv_ = azimuth(c, n, c);
   } else {
     tmp_.resize(lines * samples);
-    az_inv_ = AzimuthFft(a, c, c, c, az_scratch_.get(), stream_);
+    az_inv_ = azimuth(c, c, c);
     if (options.pipeline == Pipeline::cufft_callback) {
       callback_info_.resize(2);
       rg_fwd_ = make_filter_callback_plan(n, a, filter_.get(), callback_info_.get(), stream_);
@@ -261,28 +280,62 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   }
 }
 
-// Times the forward azimuth FFT of the work buffer both ways (median of 3 after a warm-up).
-bool CudaRda::transposing_is_faster(int a, int n) {
-  auto time_of = [&](AzimuthFft& f) {
-    cudaEvent_t e0, e1;
-    SARFUSE_CUDA(cudaEventCreate(&e0));
-    SARFUSE_CUDA(cudaEventCreate(&e1));
-    float best[3];
+float CudaRda::time_azimuth(AzimuthFft& f) {
+  cudaEvent_t e0, e1;
+  SARFUSE_CUDA(cudaEventCreate(&e0));
+  SARFUSE_CUDA(cudaEventCreate(&e1));
+  float best[3];
+  f.exec(work_.get(), work_.get(), CUFFT_FORWARD);
+  for (float& t : best) {
+    SARFUSE_CUDA(cudaEventRecord(e0, stream_));
     f.exec(work_.get(), work_.get(), CUFFT_FORWARD);
-    for (float& t : best) {
-      SARFUSE_CUDA(cudaEventRecord(e0, stream_));
-      f.exec(work_.get(), work_.get(), CUFFT_FORWARD);
-      SARFUSE_CUDA(cudaEventRecord(e1, stream_));
-      SARFUSE_CUDA(cudaEventSynchronize(e1));
-      SARFUSE_CUDA(cudaEventElapsedTime(&t, e0, e1));
-    }
-    SARFUSE_CUDA(cudaEventDestroy(e0));
-    SARFUSE_CUDA(cudaEventDestroy(e1));
-    std::sort(best, best + 3);
-    return best[1];
-  };
+    SARFUSE_CUDA(cudaEventRecord(e1, stream_));
+    SARFUSE_CUDA(cudaEventSynchronize(e1));
+    SARFUSE_CUDA(cudaEventElapsedTime(&t, e0, e1));
+  }
+  SARFUSE_CUDA(cudaEventDestroy(e0));
+  SARFUSE_CUDA(cudaEventDestroy(e1));
+  std::sort(best, best + 3);
+  return best[1];
+}
+
+// Times the forward azimuth FFT of the work buffer both ways.
+bool CudaRda::transposing_is_faster(int a, int n) {
   AzimuthFft strided(a, n, n, n, nullptr, stream_), transposing(a, n, n, n, az_scratch_.get(), stream_);
-  return time_of(transposing) < time_of(strided);
+  return time_azimuth(transposing) < time_azimuth(strided);
+}
+
+bool CudaRda::own_columns_are_faster(int a, int n) {
+  upload(az_twiddles_, fft_twiddle_table(a));
+  gpu::FftDesc key;  // the wisdom's key: the forward azimuth FFT of this plan's work array
+  key.n = a;
+  key.batch = n;
+  key.stride = n;
+  key.dist = 1;
+  cudaDeviceProp prop{};
+  int dev = 0;
+  SARFUSE_CUDA(cudaGetDevice(&dev));
+  SARFUSE_CUDA(cudaGetDeviceProperties(&prop, dev));
+  const bool use_wisdom = options.wisdom_path != "-";
+  gpu::FftWisdom wisdom(use_wisdom ? (options.wisdom_path.empty() ? gpu::FftWisdom::default_path() : options.wisdom_path) : "");
+  gpu::FftVariant v;
+  if (use_wisdom && wisdom.lookup(prop.name, key, &v)) {
+    notes += std::string("azimuth FFTs: ") + (v == gpu::FftVariant::stockham16 ? "own column kernel" : "cuFFT (strided)") +
+             " (wisdom " + wisdom.path() + ")\n";
+    return v == gpu::FftVariant::stockham16;
+  }
+  AzimuthFft strided(a, n, n, n, nullptr, stream_), own(a, n, n, n, AzimuthFft::ColumnKernel{az_twiddles_.get()}, stream_);
+  const float t_cufft = time_azimuth(strided), t_own = time_azimuth(own);
+  const bool faster = t_own < t_cufft;
+  char line[200];
+  std::snprintf(line, sizeof line, "azimuth FFTs: %s (--plan measure: own column kernel %.3f ms, cuFFT strided %.3f ms)\n",
+                faster ? "own column kernel" : "cuFFT (strided)", t_own, t_cufft);
+  notes += line;
+  if (use_wisdom) {
+    wisdom.remember(prop.name, key, faster ? gpu::FftVariant::stockham16 : gpu::FftVariant::cufft, std::min(t_own, t_cufft));
+    wisdom.save();
+  }
+  return faster;
 }
 
 CudaRda::~CudaRda() {

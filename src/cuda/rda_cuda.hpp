@@ -28,6 +28,12 @@ class AzimuthFft {
   AzimuthFft() = default;
   // scratch == nullptr: strided; else transposing through scratch (cols x lines).
   AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, float2* scratch, cudaStream_t stream);
+  // The project's column-tile kernel (cuda/fft/column_fft.cu; lines a power of two 256..16384);
+  // column_twiddles: fft_twiddle_table(lines) on the device, owned by the caller.
+  struct ColumnKernel {
+    const float2* twiddles;
+  };
+  AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, ColumnKernel columns, cudaStream_t stream);
   AzimuthFft(const AzimuthFft&) = delete;
   AzimuthFft& operator=(const AzimuthFft&) = delete;
   AzimuthFft(AzimuthFft&& o) noexcept { *this = std::move(o); }
@@ -35,12 +41,15 @@ class AzimuthFft {
   ~AzimuthFft();
   void exec(const float2* in, float2* out, int direction);
   bool transposed() const { return scratch_ != nullptr; }
+  bool own_columns() const { return twiddles_ != nullptr; }
+  const char* name() const { return own_columns() ? "own column kernel" : transposed() ? "T+cuFFT+T" : "cuFFT (strided)"; }
 
  private:
   cufftHandle plan_ = 0;
   int lines_ = 0, cols_ = 0, in_pitch_ = 0, out_pitch_ = 0;
   float2* scratch_ = nullptr;  // cols x lines, when transposing
   cudaStream_t stream_ = nullptr;
+  const float2* twiddles_ = nullptr;  // own column kernel
 };
 
 class CudaRda final : public PlanImpl {
@@ -68,12 +77,18 @@ class CudaRda final : public PlanImpl {
   static std::size_t required_device_bytes(std::size_t lines, std::size_t samples, std::size_t nfft,
                                            const FocusOptions& options);
   bool azimuth_transposed() const { return az_fwd_.transposed(); }
+  const char* azimuth_fft_name() const { return fp16_storage_ ? "own column kernel (FP16 storage)" : az_fwd_.name(); }
   // True when the range steps run through cuFFT although the fused pipeline was asked for (a range
   // FFT longer than one block of the row kernel holds).
   bool range_by_cufft() const { return range_by_cufft_; }
 
  private:
   bool transposing_is_faster(int lines, int cols);
+  // --plan measure, power-of-two lines: times cuFFT's strided azimuth FFT against the column kernel on
+  // the work array and keeps the faster (remembered in the wisdom file, like gpu::FftPlan's choices).
+  bool own_columns_are_faster(int lines, int cols);
+  // Median of 3 timed forward azimuth FFTs of the work array, after a warm-up, ms.
+  float time_azimuth(AzimuthFft& f);
   void run_fused(SampleType type, const void* d_raw, float2* d_out);
   // --precision fp16-storage: the fused passes with the scene in FP16 between them, the azimuth FFTs
   // by the column-tile kernel (cuda/fft/column_fft.cu) reading and writing FP16.

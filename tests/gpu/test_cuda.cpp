@@ -10,6 +10,7 @@
 
 #include "core/fft.hpp"
 #include "core/filters.hpp"
+#include "cuda/backend.hpp"
 #include "cuda/check.hpp"
 #include "cuda/fft/storage.hpp"
 #include "cuda/device_buffer.hpp"
@@ -698,4 +699,46 @@ TEST(CudaColumnFft, Fp16StorageWithRowFactorsMatchesFloat64) {
       EXPECT_LT(e32, 2e-6) << n;   // FP32 arithmetic on exact inputs
     }
   }
+}
+
+// --plan measure on a focusing plan: the azimuth FFTs are timed (cuFFT strided vs the column kernel),
+// the choice written to the wisdom file and read back by the next plan; each choice, forced through the
+// wisdom file, focuses like the CPU in fp64.
+TEST(CudaPlanner, FocusPlanMeasureAndWisdomChooseTheAzimuthFft) {
+  REQUIRE_GPU();
+  const ParamsFile p = default_scene();
+  const ComplexImage raw = simulate(p.radar, *p.scene);
+  const std::string dir = test::temp_dir("focus_wisdom");
+  FocusOptions o = cuda_options();
+  o.fft_planning = FftPlanning::measure;
+  o.wisdom_path = dir + "/wisdom.json";
+  const Plan first = make_plan(p.radar, raw.lines(), raw.samples(), o);
+  EXPECT_NE(first.notes().find("--plan measure"), std::string::npos) << first.notes();
+  ASSERT_TRUE(std::filesystem::exists(o.wisdom_path));
+  const Plan second = make_plan(p.radar, raw.lines(), raw.samples(), o);
+  EXPECT_NE(second.notes().find("wisdom " + o.wisdom_path), std::string::npos) << second.notes();
+
+  FocusOptions oc;
+  oc.backend = Backend::cpu;
+  oc.precision = Precision::fp64;
+  oc.range_fft_size = first.range_fft_size();
+  const ComplexImage ref = focus_with(p.radar, view_of(raw), oc);
+  gpu::FftDesc key;
+  key.n = static_cast<int>(raw.lines());
+  key.batch = key.stride = static_cast<int>(first.range_fft_size());
+  key.dist = 1;
+  for (gpu::FftVariant v : {gpu::FftVariant::stockham16, gpu::FftVariant::cufft}) {
+    std::filesystem::remove(o.wisdom_path);
+    gpu::FftWisdom w(o.wisdom_path);
+    w.remember(cuda::devices().at(0).name, key, v, 1.0);
+    w.save();
+    const ComplexImage slc = focus_with(p.radar, view_of(raw), o);
+    Plan plan = make_plan(p.radar, raw.lines(), raw.samples(), o);
+    const char* name = v == gpu::FftVariant::stockham16 ? "own column kernel" : "cuFFT (strided)";
+    EXPECT_NE(plan.notes().find(name), std::string::npos) << plan.notes();
+    const double e = relative_l2(slc, ref);
+    std::printf("azimuth FFTs by %s: relative L2 vs CPU fp64 %.3e\n", name, e);
+    EXPECT_LT(e, 1e-5) << name;
+  }
+  std::filesystem::remove_all(dir);
 }
