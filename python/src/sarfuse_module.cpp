@@ -194,6 +194,8 @@ PYBIND11_MODULE(_sarfuse, m) {
           if (value == "estimate") o.fft_planning = FftPlanning::estimate;
           else if (value == "measure") o.fft_planning = FftPlanning::measure;
           else throw Error("fft_planning: expected estimate or measure (got '" + value + "')");
+        } else if (key == "wisdom") {
+          o.wisdom_path = value;
         } else {
           throw Error("unknown option '" + key + "'");
         }

@@ -517,6 +517,13 @@ TEST_F(Cli, BadInputsFailCleanly) {
                    "--doppler-centroid: expected a finite frequency", out});
   cases.push_back({"option-gpu-memory-size", "focus --azimuth circular " + raw + focus_to_out + " --max-gpu-memory lots",
                    "--max-gpu-memory: expected a positive size", out});
+  cases.push_back({"option-plan", "focus --azimuth circular " + raw + focus_to_out + " --plan fast",
+                   "--plan: expected estimate or measure", out});
+  cases.push_back({"option-precision", "focus --azimuth circular " + raw + focus_to_out + " --precision fp8",
+                   "--precision: expected fp32, fp64 or fp16-storage", out});
+  cases.push_back({"option-fp16-storage-on-cpu",
+                   "focus --azimuth circular " + raw + focus_to_out + " --backend cpu --precision fp16-storage",
+                   "--precision fp16-storage: a GPU mode", out});
   // Azimuth processing: the 64-line scene is far shorter than its synthetic aperture.
   cases.push_back({"option-azimuth", "focus --azimuth bogus " + raw + focus_to_out, "--azimuth: expected linear or circular", out});
   cases.push_back({"linear-take-shorter-than-aperture", "focus " + raw + focus_to_out,
