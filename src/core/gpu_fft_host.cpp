@@ -22,6 +22,9 @@ const char* to_string(FftVariant v) {
     case FftVariant::tensor_fp16: return "tensor-fp16";
     case FftVariant::tensor_tf32: return "tensor-tf32";
     case FftVariant::tensor_tf32x3: return "tensor-3xtf32";
+    case FftVariant::ct_dif_split: return "ct-dif-split";
+    case FftVariant::four_step: return "four-step";
+    case FftVariant::tensor_fp64: return "tensor-fp64";
   }
   return "?";
 }
@@ -29,10 +32,11 @@ const char* to_string(FftVariant v) {
 FftVariant parse_fft_variant(const std::string& s) {
   for (FftVariant v : {FftVariant::automatic, FftVariant::stockham16, FftVariant::stockham8, FftVariant::stockham4,
                        FftVariant::mixed_radix, FftVariant::cufft, FftVariant::tensor_fp16, FftVariant::tensor_tf32,
-                       FftVariant::tensor_tf32x3})
+                       FftVariant::tensor_tf32x3, FftVariant::ct_dif_split, FftVariant::four_step, FftVariant::tensor_fp64})
     if (s == to_string(v)) return v;
   throw Error("FFT variant '" + s +
-              "': expected auto, stockham16, stockham8, stockham4, mixed, cufft, tensor-fp16, tensor-tf32 or tensor-3xtf32");
+              "': expected auto, stockham16, stockham8, stockham4, ct-dif-split, mixed, four-step, cufft, tensor-fp16, "
+              "tensor-tf32, tensor-3xtf32 or tensor-fp64");
 }
 
 std::string FftDesc::key() const {
@@ -47,6 +51,10 @@ std::vector<FftVariant> fft_variants_for(const FftDesc& d) {
     v.push_back(FftVariant::stockham16);
     if (d.n / 8 <= 1024) v.push_back(FftVariant::stockham8);
     if (d.n / 4 <= 1024) v.push_back(FftVariant::stockham4);
+    v.push_back(FftVariant::ct_dif_split);
+  } else if (d.n > 16384 && d.n <= (1 << 22) && (d.n & (d.n - 1)) == 0) {
+    const int dist = d.dist ? d.dist : (d.stride == 1 ? d.n : 1);
+    if (d.stride == 1 && dist == d.n) v.push_back(FftVariant::four_step);  // contiguous lines
   } else {
     int radices[32];
     if (d.n >= 2 && d.n <= 12288 && cuda::fft::mixed_radix_schedule(d.n, radices) > 0)
@@ -59,7 +67,7 @@ std::vector<FftVariant> fft_variants_for(const FftDesc& d) {
 std::vector<FftVariant> tensor_variants_for(const FftDesc& d) {
   const int dist = d.dist ? d.dist : d.n;
   if (d.n != 256 || d.stride != 1 || dist != 256) return {};
-  return {FftVariant::tensor_fp16, FftVariant::tensor_tf32, FftVariant::tensor_tf32x3};
+  return {FftVariant::tensor_fp16, FftVariant::tensor_tf32, FftVariant::tensor_tf32x3, FftVariant::tensor_fp64};
 }
 
 std::string FftWisdom::default_path() {

@@ -66,6 +66,10 @@ struct ColumnScaling {
   const float* in_row_factor = nullptr;  // multiplies the loaded elements of row i; null: 1
   const unsigned* out_bound = nullptr;   // null: outputs unscaled; else x half_storage_scale(out_gain * bound)
   float out_gain = 1.0f;
+  // Four-step FFTs: output row k, column c times exp(i twiddle_sign 2 pi (k c mod twiddle_n) / twiddle_n);
+  // 0: none.
+  int twiddle_n = 0;
+  float twiddle_sign = -1.0f;
 };
 
 // Batched FFTs down `cols` columns of a row-major array of `lines` rows (a power of two 256..16384),
@@ -73,7 +77,8 @@ struct ColumnScaling {
 // planner times both); twiddles: fft_twiddle_table(lines).
 bool column_fft_supports(int lines);
 void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
-                       bool inverse, const float2* twiddles, cudaStream_t stream);
+                       bool inverse, const float2* twiddles, cudaStream_t stream,
+                       const ColumnScaling& scaling = ColumnScaling{});
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, __half2* out, int out_pitch, int cols,
                        bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream);
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, float2* out, int out_pitch, int cols,

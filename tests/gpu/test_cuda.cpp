@@ -128,9 +128,12 @@ TEST_P(CudaFftSizes, EveryVariantMatchesFloat64) {
 
 INSTANTIATE_TEST_SUITE_P(Pow2, CudaFftSizes, ::testing::Values(256, 512, 1024, 2048, 4096, 8192, 16384));
 INSTANTIATE_TEST_SUITE_P(NonPow2, CudaFftSizes, ::testing::Values(1536, 6000, 7680, 10125));
+// Beyond one block: the four-step path (2^15..2^22).
+INSTANTIATE_TEST_SUITE_P(Long, CudaFftSizes, ::testing::Values(32768, 65536, 131072, 1048576, 4194304));
 
 // The tensor-core 256-point FFT in each operand precision, against float64, with documented bounds:
-// FP16 and TF32 operands (10-bit mantissas) about 1e-3, split TF32 FP32-class.
+// FP16 and TF32 operands (10-bit mantissas) about 1e-3, split TF32 FP32-class, FP64 (DMMA) below
+// every FP32 kernel (only the complex64 input and output are rounded).
 TEST(CudaTensorFft, EachPrecisionWithinItsBound) {
   REQUIRE_GPU();
   gpu::FftDesc d;
@@ -146,7 +149,8 @@ TEST(CudaTensorFft, EachPrecisionWithinItsBound) {
                             ref.data(), ref.data(), FftPlanning::estimate);
     p.execute(ref.data(), ref.data());
     for (auto [v, bound] : {std::pair{gpu::FftVariant::tensor_fp16, 3e-3}, std::pair{gpu::FftVariant::tensor_tf32, 3e-3},
-                            std::pair{gpu::FftVariant::tensor_tf32x3, 2e-6}}) {
+                            std::pair{gpu::FftVariant::tensor_tf32x3, 2e-6},
+                            std::pair{gpu::FftVariant::tensor_fp64, 7e-8}}) {  // FP64: the float in/out rounding only
       gpu::FftPlanOptions o;
       o.variant = v;
       const gpu::FftPlan plan(d, o);

@@ -162,3 +162,31 @@ TEST(HalfStorage, ScaleIsAPowerOfTwoThatFitsTheBound) {
   // The column FFT's bound: N points of components <= m give components <= N sqrt(2) m.
   EXPECT_NEAR(sarfuse::cuda::fft::half_column_fft_gain(4096), 4096 * std::sqrt(2.0), 1e-2);
 }
+
+// The in-place split-layout Cooley-Tukey DIF schedule (the ct-dif-split kernel's stages and output
+// order), emulated in float on the CPU with the kernel's own butterfly and position functions.
+TEST_P(StockhamSizes, CooleyTukeyDifScheduleMatchesFloat64) {
+  using namespace sarfuse::cuda::fft;
+  const int n = GetParam();
+  const auto x = test::random_complex(n, 17 + n);
+  std::vector<std::complex<double>> ref = x;
+  core::FftPlan<double> p({n}, core::FftDirection::forward, ref.data(), ref.data(), FftPlanning::estimate);
+  p.execute(ref.data(), ref.data());
+  std::vector<float> re(n), im(n);
+  for (int i = 0; i < n; ++i) re[i] = float(x[i].real()), im[i] = float(x[i].imag());
+  auto tw = [n](int i) {
+    const double a = -2.0 * 3.14159265358979323846 * i / n;
+    return Cx<float>{float(std::cos(a)), float(std::sin(a))};
+  };
+  for (int span = n; span > 1; span /= ct_dif_radix(span)) {
+    const int r = ct_dif_radix(span);
+    for (int b = 0; b < n / r; ++b) {
+      if (r == 8) ct_dif_butterfly<8>(re.data(), im.data(), span, b, n, tw);
+      else if (r == 4) ct_dif_butterfly<4>(re.data(), im.data(), span, b, n, tw);
+      else ct_dif_butterfly<2>(re.data(), im.data(), span, b, n, tw);
+    }
+  }
+  std::vector<std::complex<double>> got(n);
+  for (int k = 0; k < n; ++k) got[k] = {re[ct_dif_position(k, n)], im[ct_dif_position(k, n)]};
+  EXPECT_LT(test::rel_l2(got, ref), 2e-6);
+}

@@ -56,7 +56,14 @@ __global__ void __launch_bounds__(ColumnShape<N, Threads>::cols * ColumnShape<N,
 #pragma unroll
   for (int q = 0; q < S::E; ++q) {
     const int row = tid + q * S::T;
-    fft::store_scaled(out + static_cast<std::size_t>(row) * out_pitch + col, inverse ? fft::conj(v[q]) : v[q], so);
+    C32 y = inverse ? fft::conj(v[q]) : v[q];
+    if (scaling.twiddle_n > 0) {  // exact: (row col mod n) / n is a float with at most 22 significant bits
+      const int m = static_cast<int>((static_cast<long long>(row) * col) % scaling.twiddle_n);
+      float sn, cs;
+      sincospif(scaling.twiddle_sign * 2.0f * static_cast<float>(m) / static_cast<float>(scaling.twiddle_n), &sn, &cs);
+      y = y * C32{cs, sn};
+    }
+    fft::store_scaled(out + static_cast<std::size_t>(row) * out_pitch + col, y, so);
   }
 }
 
@@ -97,8 +104,8 @@ void dispatch_columns(int lines, int threads, const In* in, int in_pitch, Out* o
 bool column_fft_supports(int lines) { return own_fft_supports(lines); }
 
 void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
-                       bool inverse, const float2* twiddles, cudaStream_t stream) {
-  dispatch_columns(lines, threads, in, in_pitch, out, out_pitch, cols, inverse, ColumnScaling{}, twiddles, stream);
+                       bool inverse, const float2* twiddles, cudaStream_t stream, const ColumnScaling& scaling) {
+  dispatch_columns(lines, threads, in, in_pitch, out, out_pitch, cols, inverse, scaling, twiddles, stream);
 }
 
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, __half2* out, int out_pitch, int cols,

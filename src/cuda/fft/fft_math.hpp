@@ -198,4 +198,38 @@ SARFUSE_HD constexpr int pass_count(int n, int radix) {
   return count;
 }
 
+// ---- in-place Cooley-Tukey, decimation in frequency (the seed's matrix-unit kernel's structure) ----
+// Stages of radix 8 while the span allows, then one of radix 4 or 2: the stage with span L (L = n,
+// n/8, ...) takes legs j + r L/R of each span-L group, DFT_R over r, x W_L^(j k) on output k, stored
+// back in place. The spectrum ends digit-reversed: X[k] sits at ct_dif_position(k, n).
+SARFUSE_HD constexpr int ct_dif_radix(int span) { return span >= 8 ? 8 : span; }
+
+SARFUSE_HD constexpr int ct_dif_position(int k, int n) {
+  int pos = 0;
+  for (int span = n; span > 1;) {
+    const int r = ct_dif_radix(span);
+    span /= r;
+    pos += (k % r) * span;  // this stage's output digit, at the stride the later stages leave it
+    k /= r;
+  }
+  return pos;
+}
+
+// Butterfly b (0 <= b < n/R) of the stage with span L, on a line in split layout (re[], im[]), in
+// place; tw(i) returns exp(-2 pi i i / n) for 0 <= i < n.
+template <int R, class T, class Twiddle>
+SARFUSE_HD inline void ct_dif_butterfly(T* re, T* im, int span, int b, int n, Twiddle tw) {
+  const int m = span / R;                  // distance between the legs
+  const int j = b % m, base = (b / m) * span + j;
+  Cx<T> x[R];
+  for (int r = 0; r < R; ++r) x[r] = {re[base + r * m], im[base + r * m]};
+  dft<R>(x);
+  for (int k = 0; k < R; ++k) {
+    Cx<T> y = x[k];
+    if (k > 0 && j > 0) y = y * tw(j * k * (n / span));  // W_span^(j k) = W_n^(j k n / span); j k < span
+    re[base + k * m] = y.re;
+    im[base + k * m] = y.im;
+  }
+}
+
 }  // namespace sarfuse::cuda::fft

@@ -168,6 +168,106 @@ void dispatch_stockham(const float2* in, float2* out, const FftDesc& d, const fl
   }
 }
 
+// ---- in-place Cooley-Tukey DIF, split layout (FftVariant::ct_dif_split) ----
+template <int N>
+struct CtShape {
+  static constexpr int threads = N / 8 > 1024 ? 1024 : N / 8;  // per line: one radix-8 butterfly each
+  static constexpr int lines = threads >= 256 ? 1 : 256 / threads;
+  static constexpr int smem_bytes = lines * 2 * N * static_cast<int>(sizeof(float));
+};
+
+template <int N>
+__global__ void __launch_bounds__(CtShape<N>::threads * CtShape<N>::lines)
+    ct_dif_split_kernel(const float2* in, float2* out, int batch, int stride, int dist, bool inverse,
+                        const float2* __restrict__ tw) {
+  using S = CtShape<N>;
+  extern __shared__ float split[];
+  const int tid = threadIdx.x, line = static_cast<int>(blockIdx.x) * S::lines + static_cast<int>(threadIdx.y);
+  const bool active = line < batch;
+  float* re = split + threadIdx.y * 2 * N;  // the line as two arrays: real parts, then imaginary parts
+  float* im = re + N;
+  const std::size_t base = static_cast<std::size_t>(active ? line : 0) * dist;
+  for (int i = tid; i < N; i += S::threads) {
+    C32 x = active ? to_c32(in[base + static_cast<std::size_t>(i) * stride]) : C32{0.f, 0.f};
+    if (inverse) x = cuda::fft::conj(x);
+    re[i] = x.re;
+    im[i] = x.im;
+  }
+  auto twiddle = [tw](int i) { return to_c32(__ldg(tw + i)); };
+  for (int span = N; span > 1; span /= cuda::fft::ct_dif_radix(span)) {
+    __syncthreads();
+    const int r = cuda::fft::ct_dif_radix(span);
+    for (int b = tid; b < N / r; b += S::threads) {
+      if (r == 8) cuda::fft::ct_dif_butterfly<8>(re, im, span, b, N, twiddle);
+      else if (r == 4) cuda::fft::ct_dif_butterfly<4>(re, im, span, b, N, twiddle);
+      else cuda::fft::ct_dif_butterfly<2>(re, im, span, b, N, twiddle);
+    }
+  }
+  __syncthreads();
+  if (!active) return;
+  for (int k = tid; k < N; k += S::threads) {  // natural order out: gather the digit-reversed spectrum
+    const int p = cuda::fft::ct_dif_position(k, N);
+    const C32 y{re[p], im[p]};
+    out[base + static_cast<std::size_t>(k) * stride] = to_float2(inverse ? cuda::fft::conj(y) : y);
+  }
+}
+
+void launch_ct_dif_split(const float2* in, float2* out, const FftDesc& d, const float2* tw, cudaStream_t stream) {
+  auto go = [&]<int N>() {
+    using S = CtShape<N>;
+    const void* k = reinterpret_cast<const void*>(&ct_dif_split_kernel<N>);
+    SARFUSE_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, S::smem_bytes));
+    const dim3 grid(static_cast<unsigned>((d.batch + S::lines - 1) / S::lines)), block(S::threads, S::lines);
+    ct_dif_split_kernel<N><<<grid, block, S::smem_bytes, stream>>>(in, out, d.batch, d.stride, d.dist, d.inverse, tw);
+    SARFUSE_LAUNCHED("ct_dif_split");
+  };
+  switch (d.n) {
+    case 256: go.template operator()<256>(); break;
+    case 512: go.template operator()<512>(); break;
+    case 1024: go.template operator()<1024>(); break;
+    case 2048: go.template operator()<2048>(); break;
+    case 4096: go.template operator()<4096>(); break;
+    case 8192: go.template operator()<8192>(); break;
+    case 16384: go.template operator()<16384>(); break;
+    default: throw Error("GPU FFT: ct-dif-split takes powers of two in [256, 16384], not " + std::to_string(d.n));
+  }
+}
+
+// ---- four-step, lines of 2^15..2^22 points (FftVariant::four_step) ----
+// n = N1 x N2, x[n1 N2 + n2]: (A) N1-point FFTs down the N2 columns of each line, x W_n^(k1 n2), into
+// scratch row k1; (B) N2-point FFTs along the rows (X[k1 + N1 k2] lands at row k1, column k2);
+// (C) transpose each line's N1 x N2 block into natural order. N1 = n / 4096 (8 or 16, an in-register
+// DFT per column) up to 2^16, else N1 = 256 (the column-tile kernel) and N2 = n / 256.
+struct FourStepSplit {
+  int n1, n2;
+};
+FourStepSplit four_step_split(int n) { return n <= (1 << 16) ? FourStepSplit{n / 4096, 4096} : FourStepSplit{256, n / 256}; }
+
+template <int N1>
+__global__ void four_step_small_columns_kernel(const float2* __restrict__ in, float2* __restrict__ scratch, int batch,
+                                               int n2, bool inverse) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= static_cast<std::size_t>(batch) * n2) return;
+  const std::size_t line = i / n2;
+  const int c = static_cast<int>(i % n2), n = N1 * n2;
+  const float2* src = in + line * n + c;
+  C32 x[N1];
+#pragma unroll
+  for (int r = 0; r < N1; ++r) {
+    x[r] = to_c32(src[static_cast<std::size_t>(r) * n2]);
+    if (inverse) x[r] = cuda::fft::conj(x[r]);
+  }
+  cuda::fft::dft<N1>(x);
+  float2* dst = scratch + line * n + c;
+#pragma unroll
+  for (int k1 = 0; k1 < N1; ++k1) {
+    float sn, cs;
+    sincospif(-2.0f * static_cast<float>(k1 * c) / static_cast<float>(n), &sn, &cs);  // k1 c < n: exact
+    const C32 y = x[k1] * C32{cs, sn};
+    dst[static_cast<std::size_t>(k1) * n2] = to_float2(inverse ? cuda::fft::conj(y) : y);
+  }
+}
+
 // Built-in choice (FftPlanning::estimate), from `sarfuse bench fft` on the H200 (docs/performance.md,
 // contiguous batches of 512 MiB): radix-8 Stockham ties cuFFT at 256 points (1.01x); above, cuFFT leads
 // (stockham16 0.93..0.96x up to 4096, 0.59x at 8192, 0.75x at 16384).
@@ -233,11 +333,49 @@ class FftPlan::Impl {
         SARFUSE_CUFFT(cufftPlanMany(&cufft, 1, n, n, d.stride, d.dist, n, d.stride, d.dist, CUFFT_C2C, d.batch));
         have_cufft = true;
       }
+    } else if (v == FftVariant::four_step) {
+      if (scratch.size() == 0) {
+        const FourStepSplit sp = four_step_split(d.n);
+        scratch.resize(static_cast<std::size_t>(d.n) * d.batch);
+        upload_table(row_twiddles, sp.n2);
+        if (sp.n1 > 16) upload_table(column_twiddles, sp.n1);
+      }
     } else if (twiddles.size() == 0) {
-      const auto t = cuda::fft_twiddle_table(d.n);
-      twiddles.resize(t.size());
-      SARFUSE_CUDA(cudaMemcpy(twiddles.get(), t.data(), t.size() * sizeof(float2), cudaMemcpyHostToDevice));
+      upload_table(twiddles, d.n);
     }
+  }
+
+  static void upload_table(cuda::DeviceBuffer<float2>& b, int n) {
+    const auto t = cuda::fft_twiddle_table(n);
+    b.resize(t.size());
+    SARFUSE_CUDA(cudaMemcpy(b.get(), t.data(), t.size() * sizeof(float2), cudaMemcpyHostToDevice));
+  }
+
+  void run_four_step(const float2* in, float2* out, cudaStream_t stream) const {
+    const FourStepSplit sp = four_step_split(d.n);
+    float2* w = scratch.get();
+    const std::size_t n = static_cast<std::size_t>(d.n);
+    if (sp.n1 <= 16) {
+      const unsigned blocks = static_cast<unsigned>((static_cast<std::size_t>(d.batch) * sp.n2 + 255) / 256);
+      if (sp.n1 == 8) four_step_small_columns_kernel<8><<<blocks, 256, 0, stream>>>(in, w, d.batch, sp.n2, d.inverse);
+      else four_step_small_columns_kernel<16><<<blocks, 256, 0, stream>>>(in, w, d.batch, sp.n2, d.inverse);
+      SARFUSE_LAUNCHED("four_step_small_columns");
+    } else {
+      cuda::ColumnScaling tw;
+      tw.twiddle_n = d.n;
+      tw.twiddle_sign = d.inverse ? 1.0f : -1.0f;
+      for (int line = 0; line < d.batch; ++line)
+        cuda::launch_column_fft(sp.n1, 1024, in + line * n, sp.n2, w + line * n, sp.n2, sp.n2, d.inverse,
+                                column_twiddles.get(), stream, tw);
+    }
+    FftDesc rows;
+    rows.n = sp.n2;
+    rows.batch = d.batch * sp.n1;
+    rows.dist = sp.n2;
+    rows.inverse = d.inverse;
+    dispatch_stockham<16>(w, w, rows, row_twiddles.get(), stream);
+    for (int line = 0; line < d.batch; ++line)
+      cuda::launch_transpose(w + line * n, sp.n1, sp.n2, sp.n2, out + line * n, sp.n1, stream);
   }
 
   void run(const float2* in, float2* out, cudaStream_t stream) const {
@@ -246,12 +384,16 @@ class FftPlan::Impl {
       case FftVariant::stockham8: dispatch_stockham<8>(in, out, d, twiddles.get(), stream); break;
       case FftVariant::stockham4: dispatch_stockham<4>(in, out, d, twiddles.get(), stream); break;
       case FftVariant::mixed_radix: launch_mixed_radix(in, out, d, twiddles.get(), stream); break;
+      case FftVariant::ct_dif_split: launch_ct_dif_split(in, out, d, twiddles.get(), stream); break;
+      case FftVariant::four_step: run_four_step(in, out, stream); break;
       case FftVariant::tensor_fp16:
       case FftVariant::tensor_tf32:
-      case FftVariant::tensor_tf32x3: {
-        const auto mode = variant == FftVariant::tensor_fp16   ? cuda::fft::TensorMode::fp16
-                          : variant == FftVariant::tensor_tf32 ? cuda::fft::TensorMode::tf32
-                                                               : cuda::fft::TensorMode::tf32x3;
+      case FftVariant::tensor_tf32x3:
+      case FftVariant::tensor_fp64: {
+        const auto mode = variant == FftVariant::tensor_fp16    ? cuda::fft::TensorMode::fp16
+                          : variant == FftVariant::tensor_tf32  ? cuda::fft::TensorMode::tf32
+                          : variant == FftVariant::tensor_fp64  ? cuda::fft::TensorMode::fp64
+                                                                : cuda::fft::TensorMode::tf32x3;
         cuda::fft::launch_tensor_fft256(mode, in, out, d.batch, d.inverse, twiddles.get(), stream);
         break;
       }
@@ -310,6 +452,7 @@ class FftPlan::Impl {
   cufftHandle cufft = 0;
   bool have_cufft = false;
   cuda::DeviceBuffer<float2> twiddles;
+  cuda::DeviceBuffer<float2> scratch, row_twiddles, column_twiddles;  // four_step
 };
 
 FftPlan::FftPlan(const FftDesc& desc, const FftPlanOptions& options) : impl_(std::make_unique<Impl>(desc, options)) {}
@@ -340,7 +483,8 @@ std::string bench_fft(const FftBenchOptions& o) {
   SARFUSE_CUDA(cudaEventCreate(&e1));
   std::vector<int> sizes;
   for (int n = 256; n <= 16384; n *= 2) sizes.push_back(n);
-  for (int n : {1536, 6000, 7680}) sizes.push_back(n);  // non-powers of two: cuFFT only, for now
+  for (int n : {65536, 1048576, 4194304}) sizes.push_back(n);  // beyond one block: four-step
+  for (int n : {1536, 6000, 7680}) sizes.push_back(n);         // non-powers of two
   for (int n : sizes) {
     const int batch = static_cast<int>((o.min_bytes + n * sizeof(float2) - 1) / (n * sizeof(float2)));
     const std::size_t total = static_cast<std::size_t>(n) * batch;

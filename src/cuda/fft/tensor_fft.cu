@@ -149,6 +149,88 @@ __global__ void __launch_bounds__(32 * kWarps) tensor_fft256_kernel(const float2
   }
 }
 
+// ---- FP64 (DMMA) ----
+// c = a1 b1 + a2 b2 for 16 x 16 row-major double matrices in shared memory: 2 x 2 output tiles of 8 x 8,
+// each accumulating eight 8 x 8 x 4 products (the double-precision tensor-core shape).
+__device__ __forceinline__ void dmma16(double* c, const double* a1, const double* b1, const double* a2,
+                                       const double* b2) {
+#pragma unroll
+  for (int ti = 0; ti < 2; ++ti)
+#pragma unroll
+    for (int tj = 0; tj < 2; ++tj) {
+      wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc;
+      wmma::fill_fragment(acc, 0.0);
+#pragma unroll
+      for (int k = 0; k < 16; k += 4) {
+        wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::row_major> fa;
+        wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::row_major> fb;
+        wmma::load_matrix_sync(fa, a1 + ti * 8 * 16 + k, 16);
+        wmma::load_matrix_sync(fb, b1 + k * 16 + tj * 8, 16);
+        wmma::mma_sync(acc, fa, fb, acc);
+        wmma::load_matrix_sync(fa, a2 + ti * 8 * 16 + k, 16);
+        wmma::load_matrix_sync(fb, b2 + k * 16 + tj * 8, 16);
+        wmma::mma_sync(acc, fa, fb, acc);
+      }
+      wmma::store_matrix_sync(c + ti * 8 * 16 + tj * 8, acc, 16, wmma::mem_row_major);
+    }
+}
+
+__global__ void __launch_bounds__(32 * kWarps) tensor_fft256_fp64_kernel(const float2* __restrict__ in,
+                                                                        float2* __restrict__ out, int batch,
+                                                                        bool inverse) {
+  // F[r][c] = exp(-2 pi i r c / 16) in double (real, imaginary, negated imaginary); per warp the line
+  // X (16 x 16, x[16 a + b]) and the product, real and imaginary parts.
+  __shared__ __align__(32) double fr[256], fi[256], fn[256];
+  __shared__ __align__(32) double xr_all[kWarps][256], xi_all[kWarps][256], yr_all[kWarps][256], yi_all[kWarps][256];
+  for (int i = threadIdx.x; i < 256; i += blockDim.x) {
+    double sn, cs;
+    sincospi(-2.0 * static_cast<double>(((i / 16) * (i % 16)) & 15) / 16.0, &sn, &cs);
+    fr[i] = cs;
+    fi[i] = sn;
+    fn[i] = -sn;
+  }
+  __syncthreads();  // the last block-wide barrier: warps without a line may leave below
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int line = blockIdx.x * kWarps + warp;
+  if (line >= batch) return;
+  double* xr = xr_all[warp];
+  double* xi = xi_all[warp];
+  double* yr = yr_all[warp];
+  double* yi = yi_all[warp];
+  const float2* src = in + static_cast<std::size_t>(line) * 256;
+#pragma unroll
+  for (int t = 0; t < 8; ++t) {
+    const int i = lane + 32 * t;
+    const float2 v = src[i];
+    xr[i] = v.x;
+    xi[i] = inverse ? -v.y : v.y;
+  }
+  __syncwarp();
+  dmma16(yr, fr, xr, fn, xi);  // C = F X: Cr = Fr Xr + (-Fi) Xi, Ci = Fr Xi + Fi Xr
+  dmma16(yi, fr, xi, fi, xr);
+  __syncwarp();
+#pragma unroll
+  for (int t = 0; t < 8; ++t) {  // C[k1][b] x exp(-2 pi i k1 b / 256), in double
+    const int i = lane + 32 * t;
+    double sn, cs;
+    sincospi(-2.0 * static_cast<double>((i / 16) * (i % 16)) / 256.0, &sn, &cs);
+    const double a = yr[i], b = yi[i];
+    xr[i] = a * cs - b * sn;
+    xi[i] = a * sn + b * cs;
+  }
+  __syncwarp();
+  dmma16(yr, xr, fr, xi, fn);  // Y = C F: Yr = Cr Fr + Ci (-Fi), Yi = Cr Fi + Ci Fr
+  dmma16(yi, xr, fi, xi, fr);
+  __syncwarp();
+  float2* dst = out + static_cast<std::size_t>(line) * 256;
+#pragma unroll
+  for (int t = 0; t < 8; ++t) {
+    const int o = lane + 32 * t;
+    const int s = (o % 16) * 16 + o / 16;
+    dst[o] = make_float2(static_cast<float>(yr[s]), static_cast<float>(inverse ? -yi[s] : yi[s]));
+  }
+}
+
 }  // namespace
 
 void launch_tensor_fft256(TensorMode mode, const float2* in, float2* out, int batch, bool inverse, const float2* tw,
@@ -160,6 +242,7 @@ void launch_tensor_fft256(TensorMode mode, const float2* in, float2* out, int ba
     case TensorMode::tf32x3:
       tensor_fft256_kernel<TensorMode::tf32x3><<<grid, block, 0, stream>>>(in, out, batch, inverse, tw);
       break;
+    case TensorMode::fp64: tensor_fft256_fp64_kernel<<<grid, block, 0, stream>>>(in, out, batch, inverse); break;
   }
   SARFUSE_LAUNCHED("tensor_fft256_kernel");
 }
