@@ -13,8 +13,10 @@ namespace sarfuse {
 enum class Backend { automatic, cpu, cuda };
 // fp32: the default, FP32-exact. fp64: the CPU reference. fp16_storage (CUDA): the scene held in FP16 in
 // device memory between the passes, each line with its own power-of-two scale, FP32 arithmetic; input
-// and output formats unchanged (docs/performance.md "Precision modes" has its quality and speed).
-enum class Precision { fp32, fp64, fp16_storage };
+// and output formats unchanged (docs/performance.md "Precision modes" has its quality and speed). fp16
+// (CUDA): as fp16_storage, and every FFT's butterflies in FP16 arithmetic (each line pre-scaled so the
+// FFT cannot overflow); the pointwise steps stay FP32.
+enum class Precision { fp32, fp64, fp16_storage, fp16 };
 enum class SrcMode { automatic, on, off };  // automatic: on when the Doppler centroid is not 0
 enum class FftPlanning { estimate, measure };
 // CUDA pipelines: the project's fused kernels, or the baselines: what a careful cuFFT user would write

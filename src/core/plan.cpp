@@ -167,6 +167,7 @@ const char* to_string(Precision p) {
     case Precision::fp32: return "fp32";
     case Precision::fp64: return "fp64";
     case Precision::fp16_storage: return "fp16-storage";
+    case Precision::fp16: return "fp16";
   }
   return "?";
 }
@@ -181,7 +182,8 @@ Precision parse_precision(const std::string& s) {
   if (s == "fp32") return Precision::fp32;
   if (s == "fp64") return Precision::fp64;
   if (s == "fp16-storage") return Precision::fp16_storage;
-  throw Error("--precision: expected fp32, fp64 or fp16-storage (got '" + s + "')");
+  if (s == "fp16") return Precision::fp16;
+  throw Error("--precision: expected fp32, fp64, fp16-storage or fp16 (got '" + s + "')");
 }
 const char* to_string(Pipeline p) {
   switch (p) {

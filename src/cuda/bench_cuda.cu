@@ -241,18 +241,19 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   fo.backend = Backend::cuda;
   fo.src = SrcMode::on;
   fo.threads = 1;
-  std::vector<StageTimes> med(6);
+  std::vector<StageTimes> med(7);  // 6: fused, --precision fp16
   std::string measured_azimuth;  // the sixth run: fused, fp32, --plan measure (no wisdom file)
   bool transposed = false, range_by_cufft = false;
   // The fifth run: the fused pipeline with --precision fp16-storage (where it applies).
   const bool fp16_applies = cuda::own_fft_supports(static_cast<int>(nfft_lin)) && cuda::column_fft_supports(static_cast<int>(na));
-  const Pipeline pipes[6] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv,
-                             Pipeline::fused, Pipeline::fused};
-  for (int pi = 0; pi < 6; ++pi) {
-    if ((pi == 2 && !callback_unavailable.empty()) || (pi == 3 && !vkfft_unavailable.empty()) || (pi == 4 && !fp16_applies))
+  const Pipeline pipes[7] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv,
+                             Pipeline::fused, Pipeline::fused, Pipeline::fused};
+  for (int pi = 0; pi < 7; ++pi) {
+    if ((pi == 2 && !callback_unavailable.empty()) || (pi == 3 && !vkfft_unavailable.empty()) ||
+        ((pi == 4 || pi == 6) && !fp16_applies))
       continue;
     fo.pipeline = pipes[pi];
-    fo.precision = pi == 4 ? Precision::fp16_storage : Precision::fp32;
+    fo.precision = pi == 4 ? Precision::fp16_storage : pi == 6 ? Precision::fp16 : Precision::fp32;
     fo.fft_planning = pi == 5 ? FftPlanning::measure : FftPlanning::estimate;
     fo.wisdom_path = "-";
     cuda::CudaRda rda(radar, na, nr, fo, nfft_lin);
@@ -348,27 +349,31 @@ std::string bench_cuda(const CudaBenchOptions& o) {
     const double bytes16[4] = {sc + wh, 2 * wh, wh + sh, sh + sc};
     double total16 = 0;
     out << "precision modes (fused pipeline, complex64 in and out): fp32 vs fp16-storage (FP16 between passes)\n";
-    std::snprintf(line, sizeof line, "  %-30s %9s %9s %9s %8s %7s %8s\n", "stage", "fp32 ms", "fp16s ms", "fp16s MB",
-                  "GB/s", "% copy", "speedup");
+    std::snprintf(line, sizeof line, "  %-30s %9s %9s %9s %8s %7s %8s %9s\n", "stage", "fp32 ms", "fp16s ms", "fp16s MB",
+                  "GB/s", "% copy", "speedup", "fp16 ms");
     out << line;
     nlohmann::json jp = nlohmann::json::array();
     for (int k = 0; k < 4; ++k) {
       const double t32 = med[0].*(stages[k].f) * 1e3, t16 = med[4].*(stages[k].f) * 1e3;
       const double gbs = bytes16[k] / (t16 * 1e-3) / 1e9;
       total16 += bytes16[k];
-      std::snprintf(line, sizeof line, "  %-30s %9.3f %9.3f %9.1f %8.0f %7.1f %8.2f\n", stages[k].name, t32, t16,
-                    bytes16[k] / 1e6, gbs, 100 * gbs / copy_gbs, t32 / t16);
+      const double tm = med[6].*(stages[k].f) * 1e3;
+      std::snprintf(line, sizeof line, "  %-30s %9.3f %9.3f %9.1f %8.0f %7.1f %8.2f %9.3f\n", stages[k].name, t32, t16,
+                    bytes16[k] / 1e6, gbs, 100 * gbs / copy_gbs, t32 / t16, tm);
       out << line;
       jp.push_back({{"stage", stages[k].name}, {"fp32_ms", t32}, {"fp16_storage_ms", t16}, {"fp16_storage_bytes", bytes16[k]},
-                    {"gb_s", gbs}});
+                    {"gb_s", gbs}, {"fp16_ms", tm}});
     }
     const double t16 = med[4].total * 1e3;
+    const double tm = med[6].total * 1e3;
     std::snprintf(line, sizeof line,
-                  "  %-30s %9.3f %9.3f %9.1f %8.0f %7.1f %8.2f\n  (fp16-storage floor at the copy bandwidth: %.3f ms)\n",
+                  "  %-30s %9.3f %9.3f %9.1f %8.0f %7.1f %8.2f %9.3f\n  (fp16-storage floor at the copy bandwidth: %.3f "
+                  "ms; fp16 = FP16 storage + FFT butterflies in FP16 arithmetic: %.2fx fp32)\n",
                   "total", tf, t16, total16 / 1e6, total16 / (t16 * 1e-3) / 1e9,
-                  100 * total16 / (t16 * 1e-3) / 1e9 / copy_gbs, tf / t16, total16 / (copy_gbs * 1e9) * 1e3);
+                  100 * total16 / (t16 * 1e-3) / 1e9 / copy_gbs, tf / t16, tm, total16 / (copy_gbs * 1e9) * 1e3, tf / tm);
     out << line;
     js["precision"] = {{"stages", jp}, {"fp32_ms", tf}, {"fp16_storage_ms", t16}, {"speedup", tf / t16},
+                       {"fp16_ms", tm}, {"fp16_speedup", tf / tm},
                        {"fp16_storage_floor_ms", total16 / (copy_gbs * 1e9) * 1e3}};
   } else {
     out << "precision modes: fp16-storage does not apply to this shape (power-of-two lines 256..16384 and a one-block "

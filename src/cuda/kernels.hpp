@@ -70,6 +70,7 @@ struct ColumnScaling {
   // 0: none.
   int twiddle_n = 0;
   float twiddle_sign = -1.0f;
+  bool half_math = false;  // FP16 input: the butterflies in FP16 arithmetic (--precision fp16)
 };
 
 // Batched FFTs down `cols` columns of a row-major array of `lines` rows (a power of two 256..16384),
@@ -85,15 +86,16 @@ void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, 
                        bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream);
 
 // Pass 1 into FP16: as launch_range_spectrum; row_factor[line] = 1 / the line's scale.
+// half_math: the FFT's butterflies in FP16 arithmetic (--precision fp16), else FP32.
 void launch_range_spectrum_half(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
                                 const float2* twiddles, __half2* out, float* row_factor, unsigned* max_bits,
-                                cudaStream_t stream);
+                                bool half_math, cudaStream_t stream);
 // Pass 3 on FP16 rows (pitch nfft, in place): the input carries half_storage_scale(lines x pass 1's
 // bound) from pass 2; the output line is stored with its own scale, row_factor[k] = 1 / it.
 void launch_range_doppler_rows_half(int nfft, __half2* work, int lines, int nr, const core::DopplerRow* rows,
                                     double range_bin_hz, SincTableView sinc, AzimuthBandView band,
                                     const float2* twiddles, const unsigned* spectrum_max_bits, float* row_factor,
-                                    cudaStream_t stream);
+                                    bool half_math, cudaStream_t stream);
 
 // out (cols x rows, row pitch out_pitch) = transpose of in (rows x cols, row pitch in_pitch); 32 x 32
 // tiles through shared memory, both sides coalesced.

@@ -58,7 +58,7 @@ constexpr int range_min_blocks = Fused && BlockShape<N>::threads * BlockShape<N>
 
 // Out: float2, or __half2 for FP16 storage (range spectrum only): then each line is stored with its own
 // power-of-two scale, 1 / scale to row_factor[line], and the largest component to *max_bits.
-template <int N, SampleType S, bool Fused, class Out = float2>
+template <int N, SampleType S, bool Fused, class Out = float2, bool HalfMath = false>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, range_min_blocks<N, Fused>)
     range_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
                  const float2* __restrict__ tw, Out* __restrict__ out, int out_cols, int out_pitch,
@@ -76,7 +76,12 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
     const int col = tid + q * T;
     v[q] = (active && col < nr) ? load_raw<S>(raw, static_cast<std::size_t>(line) * nr + col) : C32{0.f, 0.f};
   }
-  fft::block_fft_forward<N>(v, s, tw, tid);
+  if constexpr (HalfMath) {  // --precision fp16: the butterflies in FP16 arithmetic
+    __shared__ float red_fft[32 * BlockShape<N>::lines];
+    fft::block_fft_forward_fp16<N, E>(v, s, tw, tid, [&](float x) { return fft::line_group_max<T>(x, red_fft); });
+  } else {
+    fft::block_fft_forward<N>(v, s, tw, tid);
+  }
   if constexpr (Fused) {
     // x H, then the inverse FFT as conj(FFT(conj(.))): the data never leave the chip.
 #pragma unroll
@@ -254,7 +259,7 @@ __device__ __forceinline__ C32 rcmc_sample(RowAt row_at, double p, const float* 
 // Io: float2, or __half2 for FP16 storage: the row arrives scaled by pass 2 (undone with the factor
 // computed from *spectrum_max_bits as pass 2 computed it) and leaves with its own power-of-two scale,
 // 1 / scale to row_factor[k].
-template <int N, class Io = float2>
+template <int N, class Io = float2, bool HalfMath = false>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
     range_doppler_kernel(Io* __restrict__ work, int lines, int nr, const core::DopplerRow* __restrict__ rows,
                          double df, const float* __restrict__ sinc, int taps, int fractions,
@@ -285,7 +290,12 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
     if (row.src_inverse_rate != 0.0) x = x * src_factor(m, N, row.src_inverse_rate, df);
     v[q] = fft::conj(x);
   }
-  fft::block_fft_forward<N>(v, s, tw, tid);  // with the conj around it: the range IFFT
+  if constexpr (HalfMath) {  // --precision fp16: the butterflies in FP16 arithmetic
+    __shared__ float red_fft[32 * BlockShape<N>::lines];
+    fft::block_fft_forward_fp16<N, E>(v, s, tw, tid, [&](float x) { return fft::line_group_max<T>(x, red_fft); });
+  } else {
+    fft::block_fft_forward<N>(v, s, tw, tid);  // with the conj around it: the range IFFT
+  }
   __syncthreads();                             // the FFT's last reads of s are done
 #pragma unroll
   for (int q = 0; q < E; ++q) s[fft::smem_index(tid + q * T)] = fft::conj(v[q]);
@@ -404,27 +414,36 @@ void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines
 }
 
 void launch_range_spectrum_half(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
-                                const float2* tw, __half2* out, float* row_factor, unsigned* max_bits,
+                                const float2* tw, __half2* out, float* row_factor, unsigned* max_bits, bool half_math,
                                 cudaStream_t stream) {
   dispatch_size(nfft, [&]<int N>() {
     dispatch_type(type, [&]<SampleType S>() {
-      const void* k = reinterpret_cast<const void*>(&range_kernel<N, S, false, __half2>);
-      set_smem<N>(k);
-      range_kernel<N, S, false, __half2><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
-          raw, lines, nr, filter, tw, out, N, N, row_factor, max_bits);
-      SARFUSE_LAUNCHED("range_spectrum_half");
+      auto go = [&]<bool H>() {
+        const void* k = reinterpret_cast<const void*>(&range_kernel<N, S, false, __half2, H>);
+        set_smem<N>(k);
+        range_kernel<N, S, false, __half2, H><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+            raw, lines, nr, filter, tw, out, N, N, row_factor, max_bits);
+        SARFUSE_LAUNCHED("range_spectrum_half");
+      };
+      if (half_math) go.template operator()<true>();
+      else go.template operator()<false>();
     });
   });
 }
 
 void launch_range_doppler_rows_half(int nfft, __half2* work, int lines, int nr, const core::DopplerRow* rows,
                                     double df, SincTableView sinc, AzimuthBandView band, const float2* tw,
-                                    const unsigned* spectrum_max_bits, float* row_factor, cudaStream_t stream) {
+                                    const unsigned* spectrum_max_bits, float* row_factor, bool half_math,
+                                    cudaStream_t stream) {
   dispatch_size(nfft, [&]<int N>() {
-    set_smem<N>(reinterpret_cast<const void*>(&range_doppler_kernel<N, __half2>));
-    range_doppler_kernel<N, __half2><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
-        work, lines, nr, rows, df, sinc.weights, sinc.taps, sinc.fractions, band, tw, spectrum_max_bits, row_factor);
-    SARFUSE_LAUNCHED("range_doppler_rows_half");
+    auto go = [&]<bool H>() {
+      set_smem<N>(reinterpret_cast<const void*>(&range_doppler_kernel<N, __half2, H>));
+      range_doppler_kernel<N, __half2, H><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+          work, lines, nr, rows, df, sinc.weights, sinc.taps, sinc.fractions, band, tw, spectrum_max_bits, row_factor);
+      SARFUSE_LAUNCHED("range_doppler_rows_half");
+    };
+    if (half_math) go.template operator()<true>();
+    else go.template operator()<false>();
   });
 }
 

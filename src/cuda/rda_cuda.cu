@@ -160,7 +160,7 @@ std::size_t CudaRda::required_device_bytes(std::size_t lines, std::size_t sample
                                            const FocusOptions& o) {
   const std::size_t c8 = sizeof(float2), scene = lines * samples, work = lines * nfft;
   const bool own_rows = o.pipeline == Pipeline::fused && own_fft_supports(static_cast<int>(nfft));
-  const bool half = o.precision == Precision::fp16_storage;
+  const bool half = o.precision == Precision::fp16_storage || o.precision == Precision::fp16;
   if (half) {  // raw, the FP16 work array, output, row factors and tables; the column FFTs need no work area
     return scene * 16 + work * 4 + scene * c8 + 2 * lines * sizeof(float) + nfft * c8 * 2 + lines * c8 +
            lines * sizeof(core::DopplerRow) + (1 << 20) + samples * sizeof(float) +
@@ -212,9 +212,11 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
             " exceeds the one-block row kernels (16384): the range steps run through cuFFT and separate kernels\n";
   if (opt.precision == Precision::fp64)
     throw Error("--backend cuda: --precision fp64 is the CPU reference; the GPU runs fp32 or fp16-storage");
-  fp16_storage_ = opt.precision == Precision::fp16_storage;
+  fp16_storage_ = opt.precision == Precision::fp16_storage || opt.precision == Precision::fp16;
+  half_math_ = opt.precision == Precision::fp16;
   if (fp16_storage_ && (opt.pipeline != Pipeline::fused || range_by_cufft_ || !column_fft_supports(static_cast<int>(na))))
-    throw Error("--precision fp16-storage: needs the fused pipeline, a range FFT of 256..16384 points (got " +
+    throw Error(std::string("--precision ") + to_string(opt.precision) +
+                ": needs the fused pipeline, a range FFT of 256..16384 points (got " +
                 std::to_string(n_fft) + ") and a power-of-two line count in 256..16384 (got " + std::to_string(na) +
                 "; --azimuth linear with --block-lines picks one)");
   SARFUSE_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -382,17 +384,18 @@ void CudaRda::run_fp16_storage(SampleType type, const void* d_raw, float2* d_out
   SARFUSE_CUDA(cudaEventRecord(ev_[0], stream_));
   SARFUSE_CUDA(cudaMemsetAsync(spectrum_max_.get(), 0, sizeof(unsigned), stream_));
   launch_range_spectrum_half(n, type, d_raw, a, c, filter_.get(), twiddles_.get(), w, row_factor1_.get(),
-                             spectrum_max_.get(), stream_);
+                             spectrum_max_.get(), half_math_, stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
-  launch_column_fft(a, column_threads_, w, n, w, n, n, false,
-                    ColumnScaling{row_factor1_.get(), spectrum_max_.get(), fft::half_column_fft_gain(a)},
-                    az_twiddles_.get(), stream_);
+  ColumnScaling forward{row_factor1_.get(), spectrum_max_.get(), fft::half_column_fft_gain(a)};
+  forward.half_math = half_math_;
+  launch_column_fft(a, column_threads_, w, n, w, n, n, false, forward, az_twiddles_.get(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
   launch_range_doppler_rows_half(n, w, a, c, rows_.get(), df, {sinc_.get(), taps_, fractions_}, band(),
-                                 twiddles_.get(), spectrum_max_.get(), row_factor3_.get(), stream_);
+                                 twiddles_.get(), spectrum_max_.get(), row_factor3_.get(), half_math_, stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
-  launch_column_fft(a, column_threads_, w, n, d_out, c, c, true, ColumnScaling{row_factor3_.get(), nullptr, 1.0f},
-                    az_twiddles_.get(), stream_);
+  ColumnScaling inverse{row_factor3_.get(), nullptr, 1.0f};
+  inverse.half_math = half_math_;
+  launch_column_fft(a, column_threads_, w, n, d_out, c, c, true, inverse, az_twiddles_.get(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[4], stream_));
 }
 

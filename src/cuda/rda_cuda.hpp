@@ -77,7 +77,9 @@ class CudaRda final : public PlanImpl {
   static std::size_t required_device_bytes(std::size_t lines, std::size_t samples, std::size_t nfft,
                                            const FocusOptions& options);
   bool azimuth_transposed() const { return az_fwd_.transposed(); }
-  const char* azimuth_fft_name() const { return fp16_storage_ ? "own column kernel (FP16 storage)" : az_fwd_.name(); }
+  const char* azimuth_fft_name() const {
+    return half_math_ ? "own column kernel (FP16 arithmetic)" : fp16_storage_ ? "own column kernel (FP16 storage)" : az_fwd_.name();
+  }
   // True when the range steps run through cuFFT although the fused pipeline was asked for (a range
   // FFT longer than one block of the row kernel holds).
   bool range_by_cufft() const { return range_by_cufft_; }
@@ -110,7 +112,8 @@ class CudaRda final : public PlanImpl {
   DeviceBuffer<float> sinc_;
   // fp16-storage: what undoes each stored line's scale after pass 1 and pass 3, pass 1's largest
   // component (float bits), the twiddles of the azimuth (column) FFT.
-  bool fp16_storage_ = false;
+  bool fp16_storage_ = false;  // fp16-storage and fp16
+  bool half_math_ = false;     // fp16: the FFTs' butterflies in FP16 arithmetic
   int column_threads_ = 512;
   DeviceBuffer<float> row_factor1_, row_factor3_;
   DeviceBuffer<unsigned> spectrum_max_;

@@ -550,7 +550,10 @@ TEST(CudaPrecision, Fp16StorageFiveTargetsMatchFp64) {
   oc.range_fft_size = nfft;
   const ComplexImage ref = focus_with(p.radar, view_of(raw), oc);
   const auto qc = analyze_targets(ref, p.radar, p.scene->targets);
-  for (Precision mode : {Precision::fp32, Precision::fp16_storage}) {
+  for (Precision mode : {Precision::fp32, Precision::fp16_storage, Precision::fp16}) {
+    // fp16 (FFT butterflies in FP16 arithmetic): bounds from its measured errors (docs/performance.md).
+    const bool fp16_math = mode == Precision::fp16;
+    const double db = fp16_math ? 0.2 : 0.05, lobe_db = fp16_math ? 0.5 : 0.1, px = fp16_math ? 0.05 : 0.02;
     FocusOptions og = cuda_options();
     og.src = SrcMode::off;
     og.precision = mode;
@@ -567,16 +570,16 @@ TEST(CudaPrecision, Fp16StorageFiveTargetsMatchFp64) {
           q[t].azimuth.islr_db, q[t].range.islr_db - qc[t].range.islr_db, q[t].azimuth.islr_db - qc[t].azimuth.islr_db,
           q[t].row - qc[t].row, q[t].col - qc[t].col);
       SCOPED_TRACE(std::string(to_string(mode)) + " target " + std::to_string(t));
-      EXPECT_NEAR(q[t].snr_db, qc[t].snr_db, 0.05);
-      EXPECT_NEAR(q[t].range.pslr_db, qc[t].range.pslr_db, 0.1);
-      EXPECT_NEAR(q[t].azimuth.pslr_db, qc[t].azimuth.pslr_db, 0.1);
-      EXPECT_NEAR(q[t].range.islr_db, qc[t].range.islr_db, 0.1);
-      EXPECT_NEAR(q[t].azimuth.islr_db, qc[t].azimuth.islr_db, 0.1);
-      EXPECT_NEAR(q[t].row, qc[t].row, 0.02);
-      EXPECT_NEAR(q[t].col, qc[t].col, 0.02);
+      EXPECT_NEAR(q[t].snr_db, qc[t].snr_db, db);
+      EXPECT_NEAR(q[t].range.pslr_db, qc[t].range.pslr_db, lobe_db);
+      EXPECT_NEAR(q[t].azimuth.pslr_db, qc[t].azimuth.pslr_db, lobe_db);
+      EXPECT_NEAR(q[t].range.islr_db, qc[t].range.islr_db, lobe_db);
+      EXPECT_NEAR(q[t].azimuth.islr_db, qc[t].azimuth.islr_db, lobe_db);
+      EXPECT_NEAR(q[t].row, qc[t].row, px);
+      EXPECT_NEAR(q[t].col, qc[t].col, px);
     }
-    EXPECT_LT(e, mode == Precision::fp32 ? 1e-5 : 2e-3);
-    if (mode == Precision::fp16_storage) EXPECT_GT(e, 1e-5) << "FP16 storage cannot be FP32-exact: was it used?";
+    EXPECT_LT(e, mode == Precision::fp32 ? 1e-5 : fp16_math ? 2e-2 : 2e-3);
+    if (mode != Precision::fp32) EXPECT_GT(e, 1e-5) << "FP16 cannot be FP32-exact: was it used?";
   }
 }
 
@@ -592,6 +595,21 @@ TEST(CudaPrecision, Fp16StorageSquintedScenesAndSampleTypes) {
     og.precision = Precision::fp16_storage;
     og.azimuth_bandwidth_hz = bw;
     Plan gpu = make_plan(p.radar, raw.lines(), raw.samples(), og);
+    {
+      FocusOptions o16 = og;
+      o16.precision = Precision::fp16;
+      Plan g16 = make_plan(p.radar, raw.lines(), raw.samples(), o16);
+      FocusOptions oc;
+      oc.backend = Backend::cpu;
+      oc.precision = Precision::fp64;
+      oc.azimuth_bandwidth_hz = bw;
+      oc.range_fft_size = g16.range_fft_size();
+      ComplexImage s16;
+      g16.focus(view_of(raw), s16);
+      const double e = relative_l2(s16, focus_with(p.radar, view_of(raw), oc));
+      std::printf("%s, fp16: relative L2 vs CPU fp64 %.3e\n", which == 0 ? "squinted satellite" : "drifting centroid", e);
+      EXPECT_LT(e, 2e-2);
+    }
     FocusOptions oc;
     oc.backend = Backend::cpu;
     oc.precision = Precision::fp64;
@@ -799,7 +817,10 @@ TEST(CudaPrecision, Scene5Fp16StorageAgainstFp64) {
   const ComplexImage ref = run(Backend::cpu, Precision::fp64);
   const double e32 = relative_l2(run(Backend::cuda, Precision::fp32), ref);
   const double e16 = relative_l2(run(Backend::cuda, Precision::fp16_storage), ref);
-  std::printf("scene5 (blocks of 2048 lines): relative L2 vs CPU fp64: fp32 %.3e, fp16-storage %.3e\n", e32, e16);
+  const double e16m = relative_l2(run(Backend::cuda, Precision::fp16), ref);
+  std::printf("scene5 (blocks of 2048 lines): relative L2 vs CPU fp64: fp32 %.3e, fp16-storage %.3e, fp16 %.3e\n", e32,
+              e16, e16m);
   EXPECT_LT(e32, 1e-5);
   EXPECT_LT(e16, 2e-3);
+  EXPECT_LT(e16m, 2e-2);
 }

@@ -30,9 +30,16 @@ constexpr int max_pass_radix = kElems<N>;
 
 constexpr int ipow(int b, int e) { return e == 0 ? 1 : b * ipow(b, e - 1); }
 
-// E: elements per thread = the largest pass radix (16, 8 or 4: the radix-16/8/4 Stockham variants).
-template <int N, int E, int P>
-__device__ __forceinline__ void stockham_passes(C32 (&v)[E], C32* s, const float2* __restrict__ tw, int tid) {
+// A twiddle from the float table in the arithmetic type T (float, or __half for --precision fp16).
+template <class T>
+__device__ __forceinline__ Cx<T> twiddle_as(float2 w) {
+  return {static_cast<T>(w.x), static_cast<T>(w.y)};
+}
+
+// E: elements per thread = the largest pass radix (16, 8 or 4: the radix-16/8/4 Stockham variants);
+// A: the arithmetic type (float; __half for FP16 arithmetic).
+template <int N, int E, int P, class A>
+__device__ __forceinline__ void stockham_passes(Cx<A> (&v)[E], Cx<A>* s, const float2* __restrict__ tw, int tid) {
   constexpr int kMax = E;
   constexpr int kPasses = pass_count(N, kMax);
   if constexpr (P < kPasses) {
@@ -48,19 +55,19 @@ __device__ __forceinline__ void stockham_passes(C32 (&v)[E], C32* s, const float
 #pragma unroll
     for (int b = 0; b < B; ++b) {
       const int j = tid + b * T;
-      C32 x[Rp];
+      Cx<A> x[Rp];
 #pragma unroll
       for (int r = 0; r < Rp; ++r) x[r] = v[b + r * B];
       if constexpr (ns > 1) {
         // w^r for r < Rp from the exact table values w, w^2, w^4, w^8 and at most three products: 4
         // scattered table reads instead of Rp - 1, each factor within a few ulp.
         const int a = stockham_twiddle(j, 1, ns, N, Rp);
-        C32 p2[4];
+        Cx<A> p2[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) p2[e] = (1 << e) < Rp ? to_c32(__ldg(tw + (a << e))) : C32{1.f, 0.f};
+        for (int e = 0; e < 4; ++e) p2[e] = twiddle_as<A>((1 << e) < Rp ? __ldg(tw + (a << e)) : make_float2(1.f, 0.f));
 #pragma unroll
         for (int r = 1; r < Rp; ++r) {
-          C32 w{1.f, 0.f};
+          Cx<A> w = twiddle_as<A>(make_float2(1.f, 0.f));
           bool first = true;
 #pragma unroll
           for (int e = 0; e < 4; ++e)
@@ -84,18 +91,18 @@ __device__ __forceinline__ void stockham_passes(C32 (&v)[E], C32* s, const float
         for (int r = 0; r < Rp; ++r) s[smem_index(stockham_output(j, r, ns, Rp))] = v[b + r * B];
       }
     }
-    stockham_passes<N, E, P + 1>(v, s, tw, tid);
+    stockham_passes<N, E, P + 1, A>(v, s, tw, tid);
   }
 }
 
 // Forward FFT of N points by N/E threads; `s` is this group's smem_size(N) slots, `tw` the table
 // exp(-2 pi i k/N).
-template <int N, int E = kElems<N>>
-__device__ __forceinline__ void block_fft_forward(C32 (&v)[E], C32* s, const float2* __restrict__ tw, int tid) {
+template <int N, int E = kElems<N>, class A = float>
+__device__ __forceinline__ void block_fft_forward(Cx<A> (&v)[E], Cx<A>* s, const float2* __restrict__ tw, int tid) {
   static_assert(N >= 256 && N <= 16384 && (N & (N - 1)) == 0, "N: a power of two in [256, 16384]");
   static_assert(E == 4 || E == 8 || E == 16, "E: 4, 8 or 16 elements per thread");
   static_assert(N / E <= 1024, "at most 1024 threads per line");
-  stockham_passes<N, E, 0>(v, s, tw, tid);
+  stockham_passes<N, E, 0, A>(v, s, tw, tid);
 }
 
 template <int N, int E = kElems<N>>

@@ -7,6 +7,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "cuda/check.hpp"
 #include "cuda/fft/block_fft.cuh"
 #include "cuda/fft/storage.cuh"
@@ -30,7 +32,8 @@ struct ColumnShape {
   static constexpr int smem_bytes = cols * slots * static_cast<int>(sizeof(C32));
 };
 
-template <int N, int Threads, class In, class Out>
+// HalfMath: the butterflies in FP16 arithmetic (--precision fp16; storage.cuh).
+template <int N, int Threads, class In, class Out, bool HalfMath = false>
 __global__ void __launch_bounds__(ColumnShape<N, Threads>::cols * ColumnShape<N, Threads>::T)
     column_fft_kernel(const In* in, int in_pitch, Out* out, int out_pitch, int cols, bool inverse,
                       ColumnScaling scaling, const float2* __restrict__ tw) {
@@ -48,7 +51,19 @@ __global__ void __launch_bounds__(ColumnShape<N, Threads>::cols * ColumnShape<N,
     const C32 x = active ? fft::load_scaled(in + static_cast<std::size_t>(row) * in_pitch + col, f) : C32{0.f, 0.f};
     v[q] = inverse ? fft::conj(x) : x;  // inverse = conj . forward . conj, unnormalised
   }
-  fft::block_fft_forward<N, S::E>(v, s, tw, tid);
+  if constexpr (HalfMath) {
+    __shared__ unsigned column_max[S::cols];  // per column: the largest component's bits
+    auto group_max = [&](float x) {
+      if (threadIdx.x < S::cols) column_max[threadIdx.x] = 0u;
+      __syncthreads();
+      fft::atomic_max_nonnegative(&column_max[g], x);
+      __syncthreads();
+      return __uint_as_float(column_max[g]);
+    };
+    fft::block_fft_forward_fp16<N, S::E>(v, s, tw, tid, group_max);
+  } else {
+    fft::block_fft_forward<N, S::E>(v, s, tw, tid);
+  }
   if (!active) return;
   const float so = scaling.out_bound
                        ? fft::half_storage_scale(scaling.out_gain * fft::read_max_nonnegative(scaling.out_bound))
@@ -67,16 +82,28 @@ __global__ void __launch_bounds__(ColumnShape<N, Threads>::cols * ColumnShape<N,
   }
 }
 
+template <int N, int Threads, class In, class Out, bool HalfMath>
+void launch_columns_as(const In* in, int in_pitch, Out* out, int out_pitch, int cols, bool inverse,
+                       const ColumnScaling& scaling, const float2* tw, cudaStream_t stream) {
+  using S = ColumnShape<N, Threads>;
+  const void* k = reinterpret_cast<const void*>(&column_fft_kernel<N, Threads, In, Out, HalfMath>);
+  SARFUSE_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, S::smem_bytes));
+  const unsigned grid = static_cast<unsigned>((cols + S::cols - 1) / S::cols);
+  column_fft_kernel<N, Threads, In, Out, HalfMath><<<grid, S::cols * S::T, S::smem_bytes, stream>>>(
+      in, in_pitch, out, out_pitch, cols, inverse, scaling, tw);
+  SARFUSE_LAUNCHED("column_fft");
+}
+
 template <int N, int Threads, class In, class Out>
 void launch_columns(const In* in, int in_pitch, Out* out, int out_pitch, int cols, bool inverse,
                     const ColumnScaling& scaling, const float2* tw, cudaStream_t stream) {
-  using S = ColumnShape<N, Threads>;
-  const void* k = reinterpret_cast<const void*>(&column_fft_kernel<N, Threads, In, Out>);
-  SARFUSE_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, S::smem_bytes));
-  const unsigned grid = static_cast<unsigned>((cols + S::cols - 1) / S::cols);
-  column_fft_kernel<N, Threads, In, Out><<<grid, S::cols * S::T, S::smem_bytes, stream>>>(
-      in, in_pitch, out, out_pitch, cols, inverse, scaling, tw);
-  SARFUSE_LAUNCHED("column_fft");
+  if constexpr (std::is_same_v<In, __half2>) {  // FP16 arithmetic only where the scene is stored in FP16
+    if (scaling.half_math) {
+      launch_columns_as<N, Threads, In, Out, true>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw, stream);
+      return;
+    }
+  }
+  launch_columns_as<N, Threads, In, Out, false>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw, stream);
 }
 
 template <class In, class Out>

@@ -51,4 +51,24 @@ __device__ __forceinline__ void atomic_max_nonnegative(unsigned* slot, float x) 
 }
 __device__ __forceinline__ float read_max_nonnegative(const unsigned* slot) { return __uint_as_float(*slot); }
 
+// --precision fp16: an N-point FFT with its butterflies in FP16 arithmetic. The line (v, FP32 in and out)
+// is scaled by the power of two that keeps its largest component times N sqrt(2) (the FFT's worst-case
+// growth) below 2^14, converted, transformed in __half through the same Stockham passes, converted back
+// and unscaled. group_max(x) returns the largest x over the line's threads (called by every thread).
+template <int N, int E, class GroupMax>
+__device__ __forceinline__ void block_fft_forward_fp16(C32 (&v)[E], C32* s, const float2* __restrict__ tw, int tid,
+                                                       GroupMax group_max) {
+  float m = 0.0f;
+#pragma unroll
+  for (int q = 0; q < E; ++q) m = fmaxf(m, max_component(v[q]));
+  m = group_max(m);
+  const float pre = half_storage_scale(m * static_cast<float>(N) * 1.41421357f), post = 1.0f / pre;
+  Cx<__half> h[E];
+#pragma unroll
+  for (int q = 0; q < E; ++q) h[q] = {__float2half_rn(v[q].re * pre), __float2half_rn(v[q].im * pre)};
+  block_fft_forward<N, E, __half>(h, reinterpret_cast<Cx<__half>*>(s), tw, tid);
+#pragma unroll
+  for (int q = 0; q < E; ++q) v[q] = {__half2float(h[q].re) * post, __half2float(h[q].im) * post};
+}
+
 }  // namespace sarfuse::cuda::fft
