@@ -21,7 +21,8 @@ struct FocusArgs {
   void add_to(CLI::App* cmd) {
     cmd->add_option("--backend", backend, "auto, cpu or cuda")->capture_default_str();
     cmd->add_option("--precision", precision,
-                    "fp32; fp64 (CPU, the reference); fp16-storage (CUDA: the scene in FP16 between the passes)")
+                    "fp32; fp64 (CPU, the reference); fp16-storage (CUDA: the scene in FP16 between the passes); fp16 "
+                    "(CUDA: also the FFT butterflies in FP16 arithmetic)")
         ->capture_default_str();
     cmd->add_option("--range-window", range_window, "none, hamming[:alpha], kaiser[:beta]")->capture_default_str();
     cmd->add_option("--azimuth-window", azimuth_window, "none, hamming[:alpha], kaiser[:beta]")->capture_default_str();

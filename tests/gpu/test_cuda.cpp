@@ -536,9 +536,9 @@ ComplexImage focus_poisoned(const RadarParams& r, const ComplexImage& raw, const
 }  // namespace
 
 // The quality table for the precision modes: the 5-target scene (20 dB noise), each GPU mode
-// against the CPU in fp64 with the same range FFT. fp16-storage: every target's SNR within 0.05 dB (the
-// issue's bound), PSLR / ISLR within 0.1 dB, positions within 0.02 px, the image within 2e-3 (FP16
-// keeps 11 significant bits; three stored stages).
+// against the CPU in fp64 with the same range FFT. fp16-storage and fp16: every target's SNR within
+// 0.05 dB (the bound), PSLR / ISLR within 0.1 dB, positions within 0.02 px; the image within
+// 2e-3 (FP16 keeps 11 significant bits; three stored stages), 5e-3 with FP16 butterflies.
 TEST(CudaPrecision, Fp16StorageFiveTargetsMatchFp64) {
   REQUIRE_GPU();
   const ParamsFile p = default_scene();
@@ -551,9 +551,10 @@ TEST(CudaPrecision, Fp16StorageFiveTargetsMatchFp64) {
   const ComplexImage ref = focus_with(p.radar, view_of(raw), oc);
   const auto qc = analyze_targets(ref, p.radar, p.scene->targets);
   for (Precision mode : {Precision::fp32, Precision::fp16_storage, Precision::fp16}) {
-    // fp16 (FFT butterflies in FP16 arithmetic): bounds from its measured errors (docs/performance.md).
+    // The same target bounds for every mode (fp16, FFT butterflies in FP16 arithmetic, measured within
+    // 0.005 dB and 0.005 px); the image bound per mode.
     const bool fp16_math = mode == Precision::fp16;
-    const double db = fp16_math ? 0.2 : 0.05, lobe_db = fp16_math ? 0.5 : 0.1, px = fp16_math ? 0.05 : 0.02;
+    const double db = 0.05, lobe_db = 0.1, px = 0.02;
     FocusOptions og = cuda_options();
     og.src = SrcMode::off;
     og.precision = mode;
@@ -578,7 +579,7 @@ TEST(CudaPrecision, Fp16StorageFiveTargetsMatchFp64) {
       EXPECT_NEAR(q[t].row, qc[t].row, px);
       EXPECT_NEAR(q[t].col, qc[t].col, px);
     }
-    EXPECT_LT(e, mode == Precision::fp32 ? 1e-5 : fp16_math ? 2e-2 : 2e-3);
+    EXPECT_LT(e, mode == Precision::fp32 ? 1e-5 : fp16_math ? 5e-3 : 2e-3);
     if (mode != Precision::fp32) EXPECT_GT(e, 1e-5) << "FP16 cannot be FP32-exact: was it used?";
   }
 }
@@ -608,7 +609,7 @@ TEST(CudaPrecision, Fp16StorageSquintedScenesAndSampleTypes) {
       g16.focus(view_of(raw), s16);
       const double e = relative_l2(s16, focus_with(p.radar, view_of(raw), oc));
       std::printf("%s, fp16: relative L2 vs CPU fp64 %.3e\n", which == 0 ? "squinted satellite" : "drifting centroid", e);
-      EXPECT_LT(e, 2e-2);
+      EXPECT_LT(e, 5e-3);
     }
     FocusOptions oc;
     oc.backend = Backend::cpu;
@@ -822,5 +823,5 @@ TEST(CudaPrecision, Scene5Fp16StorageAgainstFp64) {
               e16, e16m);
   EXPECT_LT(e32, 1e-5);
   EXPECT_LT(e16, 2e-3);
-  EXPECT_LT(e16m, 2e-2);
+  EXPECT_LT(e16m, 5e-3);
 }

@@ -47,9 +47,15 @@ TEST(FftWisdom, RoundTripAndBrokenFiles) {
 TEST(FftWisdom, VariantsPerSize) {
   gpu::FftDesc d;
   d.n = 16384;
-  EXPECT_EQ(gpu::fft_variants_for(d).size(), 2u);  // radix 16 (1024 threads) and cuFFT
+  EXPECT_EQ(gpu::fft_variants_for(d).size(), 3u);  // radix 16 (1024 threads), split-layout CT DIF, cuFFT
   d.n = 4096;
-  EXPECT_EQ(gpu::fft_variants_for(d).size(), 4u);  // radix 16, 8, 4 and cuFFT
+  EXPECT_EQ(gpu::fft_variants_for(d).size(), 5u);  // radix 16, 8, 4, CT DIF and cuFFT
+  d.n = 1 << 22;  // beyond one block: four-step and cuFFT; strided: cuFFT only
+  ASSERT_EQ(gpu::fft_variants_for(d).size(), 2u);
+  EXPECT_EQ(gpu::fft_variants_for(d)[0], gpu::FftVariant::four_step);
+  d.stride = 2;
+  EXPECT_EQ(gpu::fft_variants_for(d).size(), 1u);
+  d.stride = 1;
   d.n = 7680;  // 2^9 x 3 x 5: mixed radix and cuFFT
   ASSERT_EQ(gpu::fft_variants_for(d).size(), 2u);
   EXPECT_EQ(gpu::fft_variants_for(d)[0], gpu::FftVariant::mixed_radix);
@@ -61,7 +67,9 @@ TEST(FftWisdom, VariantsPerSize) {
   d.n = 3 * 8192;  // beyond it: cuFFT only
   EXPECT_EQ(gpu::fft_variants_for(d).size(), 1u);
   for (auto v : {gpu::FftVariant::automatic, gpu::FftVariant::stockham16, gpu::FftVariant::stockham8,
-                 gpu::FftVariant::stockham4, gpu::FftVariant::mixed_radix, gpu::FftVariant::cufft})
+                 gpu::FftVariant::stockham4, gpu::FftVariant::mixed_radix, gpu::FftVariant::cufft,
+                 gpu::FftVariant::ct_dif_split, gpu::FftVariant::four_step, gpu::FftVariant::tensor_fp16,
+                 gpu::FftVariant::tensor_tf32, gpu::FftVariant::tensor_tf32x3, gpu::FftVariant::tensor_fp64})
     EXPECT_EQ(gpu::parse_fft_variant(gpu::to_string(v)), v);
   EXPECT_THROW(gpu::parse_fft_variant("radix3"), Error);
 }
