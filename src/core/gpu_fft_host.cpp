@@ -46,7 +46,7 @@ std::string FftDesc::key() const {
 
 std::vector<FftVariant> fft_variants_for(const FftDesc& d) {
   std::vector<FftVariant> v;
-  const bool pow2 = d.n >= 256 && d.n <= 16384 && (d.n & (d.n - 1)) == 0;
+  const bool pow2 = d.n >= 64 && d.n <= 16384 && (d.n & (d.n - 1)) == 0;
   if (pow2) {
     v.push_back(FftVariant::stockham16);
     if (d.n / 8 <= 1024) v.push_back(FftVariant::stockham8);

@@ -126,7 +126,7 @@ TEST_P(CudaFftSizes, EveryVariantMatchesFloat64) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Pow2, CudaFftSizes, ::testing::Values(256, 512, 1024, 2048, 4096, 8192, 16384));
+INSTANTIATE_TEST_SUITE_P(Pow2, CudaFftSizes, ::testing::Values(64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384));
 INSTANTIATE_TEST_SUITE_P(NonPow2, CudaFftSizes, ::testing::Values(1536, 6000, 7680, 10125));
 // Beyond one block: the four-step path (2^15..2^22).
 INSTANTIATE_TEST_SUITE_P(Long, CudaFftSizes, ::testing::Values(32768, 65536, 131072, 1048576, 4194304));

@@ -143,7 +143,7 @@ TEST_P(StockhamSizes, EmulatedScheduleMatchesFloat64) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Pow2, StockhamSizes, ::testing::Values(256, 512, 1024, 2048, 4096, 8192, 16384));
+INSTANTIATE_TEST_SUITE_P(Pow2, StockhamSizes, ::testing::Values(64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384));
 
 // FP16 storage scales (cuda/fft/storage.hpp): a power of two putting the bound in [2^13, 2^14), so a
 // line's largest component never overflows FP16 (65504) and keeps its 11 bits; zero / non-finite: 1.

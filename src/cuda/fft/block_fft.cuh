@@ -1,4 +1,4 @@
-// A whole power-of-two FFT (256..16384 points) by one group of N/E threads (E = kElems<N>, 16):
+// A whole power-of-two FFT (64..16384 points) by one group of N/E threads (E = kElems<N>, 16):
 // radix-E Stockham passes in registers, exchanged through padded shared memory between passes. Thread
 // `tid` holds v[q] = x[tid + q N/E] on entry and X[tid + q N/E] on return, so FFTs chain without a shared-
 // memory round trip (inverse = conj . forward . conj).
@@ -99,7 +99,7 @@ __device__ __forceinline__ void stockham_passes(Cx<A> (&v)[E], Cx<A>* s, const f
 // exp(-2 pi i k/N).
 template <int N, int E = kElems<N>, class A = float>
 __device__ __forceinline__ void block_fft_forward(Cx<A> (&v)[E], Cx<A>* s, const float2* __restrict__ tw, int tid) {
-  static_assert(N >= 256 && N <= 16384 && (N & (N - 1)) == 0, "N: a power of two in [256, 16384]");
+  static_assert(N >= 64 && N <= 16384 && (N & (N - 1)) == 0, "N: a power of two in [64, 16384]");
   static_assert(E == 4 || E == 8 || E == 16, "E: 4, 8 or 16 elements per thread");
   static_assert(N / E <= 1024, "at most 1024 threads per line");
   stockham_passes<N, E, 0, A>(v, s, tw, tid);

@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(BlockShape<N, E>::threads * BlockShape<N, E>::
 
 template <int N, int E>
 void launch_stockham(const float2* in, float2* out, const FftDesc& d, const float2* tw, cudaStream_t stream) {
-  if constexpr (N / E <= 1024 && N / E >= 16) {
+  if constexpr (N / E <= 1024 && N / E >= 4) {
     using S = BlockShape<N, E>;
     const void* k = reinterpret_cast<const void*>(&stockham_lines_kernel<N, E>);
     SARFUSE_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, S::smem_bytes));
@@ -152,11 +152,13 @@ int column_threads(int n) { return n >= 1024 ? 1024 : 512; }
 
 template <int E>
 void dispatch_stockham(const float2* in, float2* out, const FftDesc& d, const float2* tw, cudaStream_t stream) {
-  if (E == 16 && d.stride > 1 && d.dist == 1) {  // columns of a row-major array: the column-tile kernel
+  if (E == 16 && d.stride > 1 && d.dist == 1 && cuda::column_fft_supports(d.n)) {  // columns: the column-tile kernel
     cuda::launch_column_fft(d.n, column_threads(d.n), in, d.stride, out, d.stride, d.batch, d.inverse, tw, stream);
     return;
   }
   switch (d.n) {
+    case 64: launch_stockham<64, E>(in, out, d, tw, stream); break;
+    case 128: launch_stockham<128, E>(in, out, d, tw, stream); break;
     case 256: launch_stockham<256, E>(in, out, d, tw, stream); break;
     case 512: launch_stockham<512, E>(in, out, d, tw, stream); break;
     case 1024: launch_stockham<1024, E>(in, out, d, tw, stream); break;
@@ -164,7 +166,7 @@ void dispatch_stockham(const float2* in, float2* out, const FftDesc& d, const fl
     case 4096: launch_stockham<4096, E>(in, out, d, tw, stream); break;
     case 8192: launch_stockham<8192, E>(in, out, d, tw, stream); break;
     case 16384: launch_stockham<16384, E>(in, out, d, tw, stream); break;
-    default: throw Error("GPU FFT: the Stockham kernels take powers of two in [256, 16384], not " + std::to_string(d.n));
+    default: throw Error("GPU FFT: the Stockham kernels take powers of two in [64, 16384], not " + std::to_string(d.n));
   }
 }
 
@@ -222,6 +224,8 @@ void launch_ct_dif_split(const float2* in, float2* out, const FftDesc& d, const 
     SARFUSE_LAUNCHED("ct_dif_split");
   };
   switch (d.n) {
+    case 64: go.template operator()<64>(); break;
+    case 128: go.template operator()<128>(); break;
     case 256: go.template operator()<256>(); break;
     case 512: go.template operator()<512>(); break;
     case 1024: go.template operator()<1024>(); break;
@@ -229,7 +233,7 @@ void launch_ct_dif_split(const float2* in, float2* out, const FftDesc& d, const 
     case 4096: go.template operator()<4096>(); break;
     case 8192: go.template operator()<8192>(); break;
     case 16384: go.template operator()<16384>(); break;
-    default: throw Error("GPU FFT: ct-dif-split takes powers of two in [256, 16384], not " + std::to_string(d.n));
+    default: throw Error("GPU FFT: ct-dif-split takes powers of two in [64, 16384], not " + std::to_string(d.n));
   }
 }
 
