@@ -349,19 +349,10 @@ dim3 block_for() {
   return dim3(BlockShape<N>::threads, BlockShape<N>::lines);
 }
 
-// Calls f.template operator()<N>() for the runtime size n.
+// The row kernels' sizes (fft::dispatch_pow2).
 template <class F>
 void dispatch_size(int n, F&& f) {
-  switch (n) {
-    case 256: f.template operator()<256>(); break;
-    case 512: f.template operator()<512>(); break;
-    case 1024: f.template operator()<1024>(); break;
-    case 2048: f.template operator()<2048>(); break;
-    case 4096: f.template operator()<4096>(); break;
-    case 8192: f.template operator()<8192>(); break;
-    case 16384: f.template operator()<16384>(); break;
-    default: throw Error("CUDA FFT: size " + std::to_string(n) + " is not a power of two in [256, 16384]");
-  }
+  fft::dispatch_pow2<256, 16384>(n, "CUDA FFT: size", f);
 }
 
 template <class F>

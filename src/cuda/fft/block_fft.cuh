@@ -5,7 +5,10 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <string>
+
 #include "cuda/fft/fft_math.hpp"
+#include "sarfuse/error.hpp"
 
 namespace sarfuse::cuda::fft {
 
@@ -114,5 +117,21 @@ struct BlockShape {
   // one block computes while the other waits at a barrier.
   static constexpr int min_blocks = threads * lines >= 1024 ? 1 : threads * lines >= 512 ? 2 : 3;
 };
+
+// Calls f.template operator()<N>() for the runtime power of two n in [Lo, Hi], the one place that maps
+// a runtime length onto the kernels' compile-time sizes; anything else throws Error naming `what`.
+template <int Lo, int Hi, int N = Lo, class F>
+void dispatch_pow2(int n, const char* what, F&& f) {
+  if constexpr (N <= Hi) {
+    if (n == N) {
+      f.template operator()<N>();
+      return;
+    }
+    dispatch_pow2<Lo, Hi, 2 * N>(n, what, f);
+  } else {
+    throw Error(std::string(what) + ": " + std::to_string(n) + " is not a power of two in [" + std::to_string(Lo) +
+                ", " + std::to_string(Hi) + "]");
+  }
+}
 
 }  // namespace sarfuse::cuda::fft

@@ -114,16 +114,7 @@ void dispatch_columns(int lines, int threads, const In* in, int in_pitch, Out* o
     else if (threads == 512) launch_columns<N, 512>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw, stream);
     else throw Error("column FFT: threads per block must be 512 or 1024 (got " + std::to_string(threads) + ")");
   };
-  switch (lines) {
-    case 256: go.template operator()<256>(); break;
-    case 512: go.template operator()<512>(); break;
-    case 1024: go.template operator()<1024>(); break;
-    case 2048: go.template operator()<2048>(); break;
-    case 4096: go.template operator()<4096>(); break;
-    case 8192: go.template operator()<8192>(); break;
-    case 16384: go.template operator()<16384>(); break;
-    default: throw Error("column FFT: " + std::to_string(lines) + " lines is not a power of two in [256, 16384]");
-  }
+  fft::dispatch_pow2<256, 16384>(lines, "column FFT: lines", go);
 }
 
 }  // namespace

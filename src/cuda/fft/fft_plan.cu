@@ -156,18 +156,8 @@ void dispatch_stockham(const float2* in, float2* out, const FftDesc& d, const fl
     cuda::launch_column_fft(d.n, column_threads(d.n), in, d.stride, out, d.stride, d.batch, d.inverse, tw, stream);
     return;
   }
-  switch (d.n) {
-    case 64: launch_stockham<64, E>(in, out, d, tw, stream); break;
-    case 128: launch_stockham<128, E>(in, out, d, tw, stream); break;
-    case 256: launch_stockham<256, E>(in, out, d, tw, stream); break;
-    case 512: launch_stockham<512, E>(in, out, d, tw, stream); break;
-    case 1024: launch_stockham<1024, E>(in, out, d, tw, stream); break;
-    case 2048: launch_stockham<2048, E>(in, out, d, tw, stream); break;
-    case 4096: launch_stockham<4096, E>(in, out, d, tw, stream); break;
-    case 8192: launch_stockham<8192, E>(in, out, d, tw, stream); break;
-    case 16384: launch_stockham<16384, E>(in, out, d, tw, stream); break;
-    default: throw Error("GPU FFT: the Stockham kernels take powers of two in [64, 16384], not " + std::to_string(d.n));
-  }
+  cuda::fft::dispatch_pow2<64, 16384>(d.n, "GPU FFT: Stockham kernels",
+                                      [&]<int N>() { launch_stockham<N, E>(in, out, d, tw, stream); });
 }
 
 // ---- in-place Cooley-Tukey DIF, split layout (FftVariant::ct_dif_split) ----
@@ -223,18 +213,7 @@ void launch_ct_dif_split(const float2* in, float2* out, const FftDesc& d, const 
     ct_dif_split_kernel<N><<<grid, block, S::smem_bytes, stream>>>(in, out, d.batch, d.stride, d.dist, d.inverse, tw);
     SARFUSE_LAUNCHED("ct_dif_split");
   };
-  switch (d.n) {
-    case 64: go.template operator()<64>(); break;
-    case 128: go.template operator()<128>(); break;
-    case 256: go.template operator()<256>(); break;
-    case 512: go.template operator()<512>(); break;
-    case 1024: go.template operator()<1024>(); break;
-    case 2048: go.template operator()<2048>(); break;
-    case 4096: go.template operator()<4096>(); break;
-    case 8192: go.template operator()<8192>(); break;
-    case 16384: go.template operator()<16384>(); break;
-    default: throw Error("GPU FFT: ct-dif-split takes powers of two in [64, 16384], not " + std::to_string(d.n));
-  }
+  cuda::fft::dispatch_pow2<64, 16384>(d.n, "GPU FFT: ct-dif-split", go);
 }
 
 // ---- four-step, lines of 2^15..2^22 points (FftVariant::four_step) ----
