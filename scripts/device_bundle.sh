@@ -5,9 +5,12 @@
 set -eu
 BUILD=${1:-build-cuda}
 rm -rf .devbundle && mkdir -p .devbundle/stage/bin .devbundle/stage/lib
-# TESTS="gpu unit" packs only those test binaries (default: all).
-for t in ${TESTS:-unit integration cli gpu}; do cp "$BUILD"/tests/sarfuse_${t}_tests .devbundle/stage/bin/; done
-cp "$BUILD"/sarfuse .devbundle/stage/bin/
+# TESTS="gpu unit" packs only those test binaries (default: all; TESTS=none: no test binary); NOCLI=1
+# leaves the sarfuse CLI out (the carry limit is 64 MiB).
+for t in ${TESTS:-unit integration cli gpu}; do
+  [ "$t" = none ] || cp "$BUILD"/tests/sarfuse_${t}_tests .devbundle/stage/bin/
+done
+[ "${NOCLI:-0}" = 1 ] || cp "$BUILD"/sarfuse .devbundle/stage/bin/
 [ -f "$BUILD"/libsarfuse_vkfft.so ] && cp "$BUILD"/libsarfuse_vkfft.so .devbundle/stage/bin/
 if [ "${LEAN:-0}" != 1 ] && [ -d "$BUILD"/python/sarfuse ]; then  # the Python module, for the Python tests' GPU path
   mkdir -p .devbundle/stage/python && cp -r "$BUILD"/python/sarfuse .devbundle/stage/python/

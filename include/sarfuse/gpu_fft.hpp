@@ -15,8 +15,10 @@ namespace sarfuse::gpu {
 
 // The kernels: one thread group per line, radix-16 / radix-8 / radix-4 Stockham passes with
 // register-resident butterflies exchanged through shared memory (n = 64..16384; the radix-r variant
-// needs n / r <= 1024 threads); mixed radix for n = 2^a 3^b 5^c 7^d (not a power of two, up to 12288:
-// the line twice in shared memory, passes of radix 7, 5, 3, then 16 and the rest); or cuFFT.
+// needs n / r <= 1024 threads); mixed radix for n = 2^a 3^b 5^c 7^d (not a power of two): the nice
+// lengths 2^a x {3, 5, 15} in 1280..15360 (the ones the focusing chain's range FFT may take) by the same
+// register-resident kernel structure (radix-16 passes, then 5 and 3), any other such n up to 12288 by a
+// generic kernel (the line twice in shared memory, passes of radix 7, 5, 3, then 16 and the rest); or cuFFT.
 // Reduced precision, on the tensor cores (256 points, contiguous lines only; never chosen by the
 // planner): tensor_fp16 (FP16 operands), tensor_tf32, tensor_tf32x3 (split TF32: FP32-class accuracy),
 // tensor_fp64 (DMMA: FP64 operands and accumulation; complex64 in and out).

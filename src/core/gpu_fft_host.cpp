@@ -57,7 +57,7 @@ std::vector<FftVariant> fft_variants_for(const FftDesc& d) {
     if (d.stride == 1 && dist == d.n) v.push_back(FftVariant::four_step);  // contiguous lines
   } else {
     int radices[32];
-    if (d.n >= 2 && d.n <= 12288 && cuda::fft::mixed_radix_schedule(d.n, radices) > 0)
+    if ((d.n >= 2 && d.n <= 12288 && cuda::fft::mixed_radix_schedule(d.n, radices) > 0) || cuda::fft::is_nice_row_size(d.n))
       v.push_back(FftVariant::mixed_radix);
   }
   v.push_back(FftVariant::cufft);

@@ -99,15 +99,22 @@ std::pair<FocusOptions, std::size_t> resolve_options(const RadarParams& radar, s
     throw Error("--range-fft-size " + std::to_string(opt.range_fft_size) + ": must be at least Nr + replica - 1 = " +
                 std::to_string(linear) + " for a linear convolution");
   if (opt.backend == Backend::automatic) {
-    // CUDA when a device is there and the plan fits it (power-of-two range FFT, not fp64); the plan
-    // reports what it chose.
-    const std::size_t n = opt.range_fft_size ? opt.range_fft_size : pow2_at_least(linear);
-    const bool fits = n >= 256 && (n & (n - 1)) == 0 && opt.precision != Precision::fp64;
+    // CUDA when a device is there and the plan fits it (a power-of-two or nice range FFT, not fp64);
+    // the plan reports what it chose.
+    bool fits = opt.precision != Precision::fp64;
+#if SARFUSE_HAVE_CUDA
+    fits = fits && (opt.range_fft_size == 0 || cuda::range_length_runs(opt.range_fft_size, opt));
+#endif
     opt.backend = (fits && cuda_device_count() > 0) ? Backend::cuda : Backend::cpu;
   }
-  const std::size_t nfft = opt.range_fft_size         ? opt.range_fft_size
-                           : opt.backend == Backend::cuda ? pow2_at_least(linear)
-                                                          : fft_friendly_size(linear);
+  std::size_t nfft = opt.range_fft_size ? opt.range_fft_size : fft_friendly_size(linear);
+  if (opt.backend == Backend::cuda && opt.range_fft_size == 0) {
+#if SARFUSE_HAVE_CUDA
+    nfft = cuda::range_fft_length(linear, opt);
+#else
+    nfft = pow2_at_least(linear);
+#endif
+  }
   return {opt, nfft};
 }
 

@@ -300,7 +300,15 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
 #pragma unroll
   for (int q = 0; q < E; ++q) s[fft::smem_index(tid + q * T)] = fft::conj(v[q]);
   __syncthreads();
-  auto row_at = [s](int i) { return s[fft::smem_index(i & (N - 1))]; };
+  auto row_at = [s](int i) {
+    if constexpr (fft::is_pow2(N)) {
+      i &= N - 1;
+    } else {
+      i %= N;
+      i += i < 0 ? N : 0;
+    }
+    return s[fft::smem_index(i)];
+  };
   auto output = [&](int c) {
     C32 out{0.f, 0.f};
     if (row.weight != 0.0) {
@@ -354,6 +362,11 @@ template <class F>
 void dispatch_size(int n, F&& f) {
   fft::dispatch_pow2<256, 16384>(n, "CUDA FFT: size", f);
 }
+// The FP32 chain's row kernels (passes 1 and 3) also take the nice lengths.
+template <class F>
+void dispatch_row_size(int n, F&& f) {
+  if (!fft::dispatch_nice(n, f)) dispatch_size(n, f);
+}
 
 template <class F>
 void dispatch_type(SampleType t, F&& f) {
@@ -368,6 +381,7 @@ void dispatch_type(SampleType t, F&& f) {
 }  // namespace
 
 bool own_fft_supports(int n) { return n >= 256 && n <= 16384 && (n & (n - 1)) == 0; }
+bool own_row_fft_supports(int n) { return own_fft_supports(n) || fft::is_nice_row_size(n); }
 
 std::vector<float2> fft_twiddle_table(int n) {
   std::vector<float2> t(n);
@@ -393,7 +407,7 @@ void launch_range_compress_fused(int nfft, SampleType type, const void* raw, int
 
 void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
                            const float2* tw, float2* out, cudaStream_t stream) {
-  dispatch_size(nfft, [&]<int N>() {
+  dispatch_row_size(nfft, [&]<int N>() {
     dispatch_type(type, [&]<SampleType S>() {
       const void* k = reinterpret_cast<const void*>(&range_kernel<N, S, false>);
       set_smem<N>(k);
@@ -440,7 +454,7 @@ void launch_range_doppler_rows_half(int nfft, __half2* work, int lines, int nr, 
 
 void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows, double df,
                                SincTableView sinc, AzimuthBandView band, const float2* tw, cudaStream_t stream) {
-  dispatch_size(nfft, [&]<int N>() {
+  dispatch_row_size(nfft, [&]<int N>() {
     set_smem<N>(reinterpret_cast<const void*>(&range_doppler_kernel<N>));
     range_doppler_kernel<N><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
         work, lines, nr, rows, df, sinc.weights, sinc.taps, sinc.fractions, band, tw);

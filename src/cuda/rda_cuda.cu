@@ -18,6 +18,7 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.hpp"
+#include "cuda/fft/fft_math.hpp"
 #include "cuda/fft/storage.hpp"
 #include "cuda/kernels.hpp"
 #include "sarfuse/gpu_fft.hpp"
@@ -159,7 +160,7 @@ cufftHandle row_plan(int n, int batch, cudaStream_t stream) {
 std::size_t CudaRda::required_device_bytes(std::size_t lines, std::size_t samples, std::size_t nfft,
                                            const FocusOptions& o) {
   const std::size_t c8 = sizeof(float2), scene = lines * samples, work = lines * nfft;
-  const bool own_rows = o.pipeline == Pipeline::fused && own_fft_supports(static_cast<int>(nfft));
+  const bool own_rows = o.pipeline == Pipeline::fused && own_row_fft_supports(static_cast<int>(nfft));
   const bool half = o.precision == Precision::fp16_storage || o.precision == Precision::fp16;
   if (half) {  // raw, the FP16 work array, output, row factors and tables; the column FFTs need no work area
     return scene * 16 + work * 4 + scene * c8 + 2 * lines * sizeof(float) + nfft * c8 * 2 + lines * c8 +
@@ -185,6 +186,34 @@ std::size_t CudaRda::required_device_bytes(std::size_t lines, std::size_t sample
   return bytes;
 }
 
+namespace {
+// Whether a nice (non-power-of-two) range FFT length can run: the FP32 fused chain's row kernels are
+// compiled for them, and cuFFT takes any length.
+bool nice_length_runs(int n, const FocusOptions& o) {
+  return fft::is_nice_row_size(n) && o.precision == Precision::fp32 &&
+         (o.pipeline == Pipeline::fused || o.pipeline == Pipeline::cufft_unfused ||
+          o.pipeline == Pipeline::cufft_callback);
+}
+std::string nice_sizes_text() {
+  std::string t;
+  for (int n : fft::kNiceRowSizes) t += (t.empty() ? "" : ", ") + std::to_string(n);
+  return t;
+}
+}  // namespace
+
+bool range_length_runs(std::size_t n, const FocusOptions& o) {
+  return (n >= 256 && (n & (n - 1)) == 0) || (n <= 16384 && nice_length_runs(static_cast<int>(n), o));
+}
+
+std::size_t range_fft_length(std::size_t linear, const FocusOptions& o) {
+  std::size_t p = 256;
+  while (p < linear) p *= 2;
+  for (int n : fft::kNiceRowSizes)
+    if (static_cast<std::size_t>(n) >= linear && static_cast<std::size_t>(n) < p && nice_length_runs(n, o))
+      return static_cast<std::size_t>(n);
+  return p;
+}
+
 CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft)
     : PlanImpl(r, na, nr, opt, n_fft, Backend::cuda) {
   if (device_count() == 0) throw Error("--backend cuda: no CUDA device found");
@@ -204,9 +233,11 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
                                 format_bytes(double(total_bytes))) +
                   ". Use a smaller scene, a larger budget or --backend cpu");
   }
-  if (nfft < 256 || (nfft & (nfft - 1)) != 0)
-    throw Error("--backend cuda: range FFT length " + std::to_string(nfft) + " must be a power of two >= 256");
-  range_by_cufft_ = options.pipeline == Pipeline::fused && !own_fft_supports(static_cast<int>(nfft));
+  if (!range_length_runs(nfft, options))
+    throw Error("--backend cuda: range FFT length " + std::to_string(nfft) +
+                " must be a power of two >= 256, or (--precision fp32, pipeline fused, cufft-unfused or "
+                "cufft-callback) one of " + nice_sizes_text());
+  range_by_cufft_ = options.pipeline == Pipeline::fused && !own_row_fft_supports(static_cast<int>(nfft));
   if (range_by_cufft_)
     notes = "range FFT length " + std::to_string(nfft) +
             " exceeds the one-block row kernels (16384): the range steps run through cuFFT and separate kernels\n";
@@ -214,9 +245,10 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
     throw Error("--backend cuda: --precision fp64 is the CPU reference; the GPU runs fp32 or fp16-storage");
   fp16_storage_ = opt.precision == Precision::fp16_storage || opt.precision == Precision::fp16;
   half_math_ = opt.precision == Precision::fp16;
-  if (fp16_storage_ && (opt.pipeline != Pipeline::fused || range_by_cufft_ || !column_fft_supports(static_cast<int>(na))))
+  if (fp16_storage_ && (opt.pipeline != Pipeline::fused || !own_fft_supports(static_cast<int>(nfft)) ||
+                        !column_fft_supports(static_cast<int>(na))))
     throw Error(std::string("--precision ") + to_string(opt.precision) +
-                ": needs the fused pipeline, a range FFT of 256..16384 points (got " +
+                ": needs the fused pipeline, a power-of-two range FFT of 256..16384 points (got " +
                 std::to_string(n_fft) + ") and a power-of-two line count in 256..16384 (got " + std::to_string(na) +
                 "; --azimuth linear with --block-lines picks one)");
   SARFUSE_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));

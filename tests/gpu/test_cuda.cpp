@@ -127,7 +127,10 @@ TEST_P(CudaFftSizes, EveryVariantMatchesFloat64) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Pow2, CudaFftSizes, ::testing::Values(64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384));
-INSTANTIATE_TEST_SUITE_P(NonPow2, CudaFftSizes, ::testing::Values(1536, 6000, 7680, 10125));
+// The nice lengths of each kind (E = 10, 12, 15 points per thread, up to 1024 threads) and two that
+// take the generic mixed-radix kernel.
+INSTANTIATE_TEST_SUITE_P(NonPow2, CudaFftSizes,
+                         ::testing::Values(1280, 1536, 1920, 6000, 7680, 10125, 10240, 12288, 15360));
 // Beyond one block: the four-step path (2^15..2^22).
 INSTANTIATE_TEST_SUITE_P(Long, CudaFftSizes, ::testing::Values(32768, 65536, 131072, 1048576, 4194304));
 
@@ -402,6 +405,50 @@ TEST_P(CudaChain, NonPowerOfTwoAzimuthMatchesCpuFp64) {
   ParamsFile p = default_scene();
   p.scene->azimuth_lines = 1000;  // not a power of two: the plan times both azimuth strategies
   EXPECT_LT(gpu_vs_cpu_fp64(p, GetParam(), "1000-line scene"), 1e-5);
+}
+
+// The range FFT at a nice length (2^a x 3, 5 or 15) instead of the next power of two: the plan picks
+// the smallest (1920 for the 5-target scene's 1024 + 601 - 1 = 1624), and every nice length the row
+// kernels are compiled for, on the fused and cuFFT pipelines, matches the CPU's float64 chain at the
+// same length.
+TEST(CudaNiceRange, ChainMatchesCpuFp64AtEachNiceLength) {
+  REQUIRE_GPU();
+  const ParamsFile p = default_scene();
+  const ComplexImage raw = simulate(p.radar, *p.scene);
+  {
+    const Plan chosen = make_plan(p.radar, raw.lines(), raw.samples(), cuda_options());
+    EXPECT_EQ(chosen.range_fft_size(), 1920u);
+    FocusOptions o16 = cuda_options();
+    o16.precision = Precision::fp16_storage;  // the FP16 chain's row kernels: powers of two only
+    EXPECT_EQ(make_plan(p.radar, raw.lines(), raw.samples(), o16).range_fft_size(), 2048u);
+  }
+  for (const Pipeline pipeline : {Pipeline::fused, Pipeline::cufft_unfused})
+    for (const std::size_t nfft : {1920, 2560, 3072, 3840, 5120, 6144, 7680, 10240, 12288, 15360}) {
+      if (pipeline != Pipeline::fused && nfft != 1920 && nfft != 7680) continue;
+      SCOPED_TRACE(std::string(to_string(pipeline)) + " nfft " + std::to_string(nfft));
+      FocusOptions og = cuda_options(pipeline);
+      og.range_fft_size = nfft;
+      FocusOptions oc;
+      oc.backend = Backend::cpu;
+      oc.precision = Precision::fp64;
+      oc.range_fft_size = nfft;
+      const ComplexImage ref = focus_with(p.radar, view_of(raw), oc);
+      const ComplexImage slc = focus_with(p.radar, view_of(raw), og);
+      for (std::size_t k = 0; k < slc.size(); ++k)
+        ASSERT_TRUE(std::isfinite(slc.data()[k].real()) && std::isfinite(slc.data()[k].imag())) << "element " << k;
+      const double e = relative_l2(slc, ref);
+      std::printf("5-target scene, %s, range FFT %zu: relative L2 vs CPU fp64 %.3e\n", to_string(pipeline), nfft, e);
+      EXPECT_LT(e, 1e-5);
+      if (nfft != 1920) continue;
+      const auto qg = analyze_targets(slc, p.radar, p.scene->targets);
+      const auto qc = analyze_targets(ref, p.radar, p.scene->targets);
+      for (std::size_t t = 0; t < qg.size(); ++t) {
+        EXPECT_NEAR(qg[t].snr_db, qc[t].snr_db, 0.01) << "target " << t;
+        EXPECT_NEAR(qg[t].range.pslr_db, qc[t].range.pslr_db, 0.01) << "target " << t;
+        EXPECT_NEAR(qg[t].row, qc[t].row, 0.01) << "target " << t;
+        EXPECT_NEAR(qg[t].col, qc[t].col, 0.01) << "target " << t;
+      }
+    }
 }
 
 // Long takes in azimuth blocks on the GPU: a take 4x a block, focused block by block through one CUDA

@@ -74,6 +74,44 @@ TEST(FftMath, MixedRadixStockhamMatchesFloat64) {
   EXPECT_EQ(cuda::fft::mixed_radix_schedule(11 * 16, r), 0);  // 11 is not a supported radix
 }
 
+// The nice lengths of the one-block row kernels: the list and the device-side test agree, each length's
+// pass radices multiply to it, the threads fit a block, and the schedule is the DFT (emulated in float).
+TEST(FftMath, NiceRowLengthSchedulesMatchFloat64) {
+  std::vector<int> listed(std::begin(cuda::fft::kNiceRowSizes), std::end(cuda::fft::kNiceRowSizes));
+  std::vector<int> found;
+  for (int n = 1; n <= 20000; ++n)
+    if (cuda::fft::is_nice_row_size(n)) found.push_back(n);
+  EXPECT_EQ(found, listed);
+  for (int n : listed) {
+    const int e = cuda::fft::row_elems(n);
+    ASSERT_GT(e, 0) << n;
+    EXPECT_EQ(n % e, 0) << n;
+    EXPECT_LE(n / e, 1024) << n;
+    std::vector<int> radices;
+    int product = 1;
+    for (int p = 0; p < cuda::fft::row_pass_count(n); ++p) {
+      radices.push_back(cuda::fft::row_pass_radix(n, p));
+      EXPECT_EQ(cuda::fft::row_pass_span(n, p), product) << n << " pass " << p;
+      product *= radices.back();
+    }
+    EXPECT_EQ(product, n);
+    EXPECT_EQ(e % radices.back(), 0) << n << ": the last pass ends in registers";
+    const auto x = test::random_complex(static_cast<std::size_t>(n), 77 + n);
+    const auto a = emulate_schedule(x, radices);
+    std::vector<std::complex<double>> ref(x.begin(), x.end()), got(n);
+    core::FftPlan<double> plan({n, 1, 1, n}, core::FftDirection::forward, ref.data(), ref.data(), FftPlanning::estimate);
+    plan.execute(ref.data(), ref.data());
+    for (int i = 0; i < n; ++i) got[i] = {a[i].re, a[i].im};
+    const double err = test::rel_l2(got, ref);
+    std::printf("nice length %5d (%zu passes, %d points per thread): relative L2 vs float64 %.3e\n", n, radices.size(),
+                e, err);
+    EXPECT_LT(err, 2e-6) << n;
+  }
+  EXPECT_EQ(cuda::fft::row_pass_radix(7680, 0), 16);
+  EXPECT_EQ(cuda::fft::row_pass_radix(7680, 3), 5);
+  EXPECT_EQ(cuda::fft::row_pass_radix(7680, 4), 3);
+}
+
 TEST(FftMath, PassSchedule) {
   EXPECT_EQ(cuda::fft::pass_count(4096, 16), 3);
   EXPECT_EQ(cuda::fft::pass_count(8192, 16), 4);

@@ -1,11 +1,13 @@
-// A whole power-of-two FFT (64..16384 points) by one group of N/E threads (E = kElems<N>, 16):
-// radix-E Stockham passes in registers, exchanged through padded shared memory between passes. Thread
-// `tid` holds v[q] = x[tid + q N/E] on entry and X[tid + q N/E] on return, so FFTs chain without a shared-
-// memory round trip (inverse = conj . forward . conj).
+// A whole FFT of one line (64..16384 points, a power of two or one of fft_math.hpp's nice lengths) by
+// one group of N/E threads (E = kElems<N>: 16 for powers of two): Stockham passes in registers,
+// exchanged through padded shared memory between passes. Thread `tid` holds v[q] = x[tid + q N/E] on
+// entry and X[tid + q N/E] on return, so FFTs chain without a shared-memory round trip
+// (inverse = conj . forward . conj).
 #pragma once
 #include <cuda_runtime.h>
 
 #include <string>
+#include <type_traits>
 
 #include "cuda/fft/fft_math.hpp"
 #include "sarfuse/error.hpp"
@@ -24,7 +26,7 @@ __device__ __forceinline__ float2 to_float2(C32 a) { return make_float2(a.re, a.
 #define SARFUSE_FFT_ELEMS 16
 #endif
 template <int N>
-constexpr int kElems = (N / SARFUSE_FFT_ELEMS > 1024) ? 16 : SARFUSE_FFT_ELEMS;
+constexpr int kElems = !is_pow2(N) ? row_elems(N) : (N / SARFUSE_FFT_ELEMS > 1024) ? 16 : SARFUSE_FFT_ELEMS;
 
 // Largest pass radix. (Radix 8 at N = 16384, two butterflies per thread, was tried to relieve the
 // 64-register cap of 1024-thread blocks: the fused kernel spilled more, ~1 KB per thread, not less.)
@@ -37,6 +39,38 @@ constexpr int ipow(int b, int e) { return e == 0 ? 1 : b * ipow(b, e - 1); }
 template <class T>
 __device__ __forceinline__ Cx<T> twiddle_as(float2 w) {
   return {static_cast<T>(w.x), static_cast<T>(w.y)};
+}
+
+// x[r] *= exp(-2 pi i r (j mod ns) / (R ns)) for the inputs of butterfly j of a Stockham pass (table
+// `tw` of exp(-2 pi i k / N)): w^r for r < R from the exact table values w, w^2, w^4, w^8 and at most
+// three products: 4 scattered table reads instead of R - 1, each factor within a few ulp.
+template <int N, int R, int ns, class A>
+__device__ __forceinline__ void stockham_twiddle_mul(Cx<A>* x, int j, const float2* __restrict__ tw) {
+  if constexpr (ns > 1) {
+    const int a = stockham_twiddle(j, 1, ns, N, R);
+    Cx<A> p2[4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) p2[e] = twiddle_as<A>((1 << e) < R ? __ldg(tw + (a << e)) : make_float2(1.f, 0.f));
+#pragma unroll
+    for (int r = 1; r < R; ++r) {
+      Cx<A> w = twiddle_as<A>(make_float2(1.f, 0.f));
+      bool first = true;
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        if (r & (1 << e)) {
+          w = first ? p2[e] : w * p2[e];
+          first = false;
+        }
+      x[r] = x[r] * w;
+    }
+  }
+}
+
+// DFT_R in registers: radix 2..16 powers of two, or 3, 5, 7.
+template <int R, class A>
+__device__ __forceinline__ void butterfly(Cx<A>* x) {
+  if constexpr (R == 3 || R == 5 || R == 7) dft_odd<R>(x);
+  else dft<R>(x);
 }
 
 // E: elements per thread = the largest pass radix (16, 8 or 4: the radix-16/8/4 Stockham variants);
@@ -61,26 +95,7 @@ __device__ __forceinline__ void stockham_passes(Cx<A> (&v)[E], Cx<A>* s, const f
       Cx<A> x[Rp];
 #pragma unroll
       for (int r = 0; r < Rp; ++r) x[r] = v[b + r * B];
-      if constexpr (ns > 1) {
-        // w^r for r < Rp from the exact table values w, w^2, w^4, w^8 and at most three products: 4
-        // scattered table reads instead of Rp - 1, each factor within a few ulp.
-        const int a = stockham_twiddle(j, 1, ns, N, Rp);
-        Cx<A> p2[4];
-#pragma unroll
-        for (int e = 0; e < 4; ++e) p2[e] = twiddle_as<A>((1 << e) < Rp ? __ldg(tw + (a << e)) : make_float2(1.f, 0.f));
-#pragma unroll
-        for (int r = 1; r < Rp; ++r) {
-          Cx<A> w = twiddle_as<A>(make_float2(1.f, 0.f));
-          bool first = true;
-#pragma unroll
-          for (int e = 0; e < 4; ++e)
-            if (r & (1 << e)) {
-              w = first ? p2[e] : w * p2[e];
-              first = false;
-            }
-          x[r] = x[r] * w;
-        }
-      }
+      stockham_twiddle_mul<N, Rp, ns>(x, j, tw);
       dft<Rp>(x);
 #pragma unroll
       for (int r = 0; r < Rp; ++r) v[b + r * B] = x[r];
@@ -100,12 +115,89 @@ __device__ __forceinline__ void stockham_passes(Cx<A> (&v)[E], Cx<A>* s, const f
 
 // Forward FFT of N points by N/E threads; `s` is this group's smem_size(N) slots, `tw` the table
 // exp(-2 pi i k/N).
+// Nice lengths (fft_math.hpp, row_pass_radix): the same contract as the power-of-two passes. Pass P
+// of radix R: on the registers when R divides E (thread tid's butterflies tid + b T, b < E / R, read
+// v[b + r E / R]); otherwise from shared memory (butterflies tid + b T < N / R, b < ceil(N / R / T)),
+// and when that is the last pass its outputs go through shared memory once more to land in v.
+template <int N, int E, int P>
+__device__ __forceinline__ void mixed_passes(C32 (&v)[E], C32* s, const float2* __restrict__ tw, int tid) {
+  constexpr int kPasses = row_pass_count(N);
+  if constexpr (P < kPasses) {
+    constexpr int R = row_pass_radix(N, P), ns = row_pass_span(N, P), T = N / E;
+    constexpr bool kLast = P + 1 == kPasses;
+    if constexpr (E % R == 0) {
+      constexpr int B = E / R;
+      if constexpr (P > 0) {
+        __syncthreads();  // the previous pass's stores are visible
+#pragma unroll
+        for (int q = 0; q < E; ++q) v[q] = s[smem_index(tid + q * T)];
+      }
+#pragma unroll
+      for (int b = 0; b < B; ++b) {
+        C32 x[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) x[r] = v[b + r * B];
+        stockham_twiddle_mul<N, R, ns>(x, tid + b * T, tw);
+        butterfly<R>(x);
+#pragma unroll
+        for (int r = 0; r < R; ++r) v[b + r * B] = x[r];
+      }
+      if constexpr (!kLast) {
+        __syncthreads();  // every thread has read this pass's inputs
+#pragma unroll
+        for (int b = 0; b < B; ++b)
+#pragma unroll
+          for (int r = 0; r < R; ++r) s[smem_index(stockham_output(tid + b * T, r, ns, R))] = v[b + r * B];
+      }
+    } else {
+      constexpr int B = (N / R + T - 1) / T;
+      if constexpr (P == 0) {  // the line arrives in registers: through shared memory first
+        __syncthreads();       // a previous FFT's last reads of s are done
+#pragma unroll
+        for (int q = 0; q < E; ++q) s[smem_index(tid + q * T)] = v[q];
+      }
+      __syncthreads();
+      C32 x[B][R];
+#pragma unroll
+      for (int b = 0; b < B; ++b) {
+        const int j = tid + b * T;
+        if (j < N / R) {
+#pragma unroll
+          for (int r = 0; r < R; ++r) x[b][r] = s[smem_index(stockham_input(j, r, N, R))];
+          stockham_twiddle_mul<N, R, ns>(x[b], j, tw);
+          butterfly<R>(x[b]);
+        }
+      }
+      __syncthreads();  // every thread has read this pass's inputs
+#pragma unroll
+      for (int b = 0; b < B; ++b) {
+        const int j = tid + b * T;
+        if (j < N / R)
+#pragma unroll
+          for (int r = 0; r < R; ++r) s[smem_index(stockham_output(j, r, ns, R))] = x[b][r];
+      }
+      if constexpr (kLast) {
+        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < E; ++q) v[q] = s[smem_index(tid + q * T)];
+      }
+    }
+    mixed_passes<N, E, P + 1>(v, s, tw, tid);
+  }
+}
+
 template <int N, int E = kElems<N>, class A = float>
 __device__ __forceinline__ void block_fft_forward(Cx<A> (&v)[E], Cx<A>* s, const float2* __restrict__ tw, int tid) {
-  static_assert(N >= 64 && N <= 16384 && (N & (N - 1)) == 0, "N: a power of two in [64, 16384]");
-  static_assert(E == 4 || E == 8 || E == 16, "E: 4, 8 or 16 elements per thread");
   static_assert(N / E <= 1024, "at most 1024 threads per line");
-  stockham_passes<N, E, 0, A>(v, s, tw, tid);
+  if constexpr (is_pow2(N)) {
+    static_assert(N >= 64 && N <= 16384, "N: a power of two in [64, 16384], or a nice length");
+    static_assert(E == 4 || E == 8 || E == 16, "E: 4, 8 or 16 elements per thread");
+    stockham_passes<N, E, 0, A>(v, s, tw, tid);
+  } else {
+    static_assert(is_nice_row_size(N) && E == row_elems(N), "N: one of kNiceRowSizes, E = row_elems(N)");
+    static_assert(std::is_same_v<A, float>, "nice lengths: FP32 arithmetic");
+    mixed_passes<N, E, 0>(v, s, tw, tid);
+  }
 }
 
 template <int N, int E = kElems<N>>
@@ -117,6 +209,21 @@ struct BlockShape {
   // one block computes while the other waits at a barrier.
   static constexpr int min_blocks = threads * lines >= 1024 ? 1 : threads * lines >= 512 ? 2 : 3;
 };
+
+// Calls f.template operator()<N>() for the runtime n among kNiceRowSizes; false when n is not one.
+template <int I = 0, class F>
+bool dispatch_nice(int n, F&& f) {
+  constexpr int kCount = sizeof(kNiceRowSizes) / sizeof(kNiceRowSizes[0]);
+  if constexpr (I < kCount) {
+    if (n == kNiceRowSizes[I]) {
+      f.template operator()<kNiceRowSizes[I]>();
+      return true;
+    }
+    return dispatch_nice<I + 1>(n, f);
+  } else {
+    return false;
+  }
+}
 
 // Calls f.template operator()<N>() for the runtime power of two n in [Lo, Hi], the one place that maps
 // a runtime length onto the kernels' compile-time sizes; anything else throws Error naming `what`.

@@ -119,7 +119,7 @@ void dispatch_columns(int lines, int threads, const In* in, int in_pitch, Out* o
 
 }  // namespace
 
-bool column_fft_supports(int lines) { return own_fft_supports(lines); }
+bool column_fft_supports(int lines) { return own_fft_supports(lines); }  // powers of two only
 
 void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
                        bool inverse, const float2* twiddles, cudaStream_t stream, const ColumnScaling& scaling) {

@@ -198,6 +198,46 @@ SARFUSE_HD constexpr int pass_count(int n, int radix) {
   return count;
 }
 
+// ---- one-block lines of a "nice" length: N = 2^a x m, m = 3, 5 or 15 ----
+// The range FFT of the fused chain can then be the smallest such length >= Nr + replica - 1 (7680 for
+// 6250 + 1349) instead of the next power of two. Each thread holds E = row_elems(N) points (15, 12 or
+// 10: the odd part times what keeps N / E <= 1024 threads); the passes are the power-of-two part's
+// radix-16 passes (the last takes what remains), then the odd radices, 5 before 3. A pass whose radix
+// divides E runs on the registers as in the power-of-two kernels; the others (radix 16 with E = 15,
+// say) read their butterflies from shared memory, ceil(N / R / T) per thread.
+SARFUSE_HD constexpr int odd_part(int n) { return n / (n & -n); }
+SARFUSE_HD constexpr bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+SARFUSE_HD constexpr int row_elems(int n) {
+  const int m = odd_part(n);
+  return m == 15 ? 15 : m == 3 ? 12 : m == 5 ? 10 : 0;
+}
+// The non-power-of-two lengths the one-block row kernels are compiled for: 2^a x {3, 5, 15} in
+// [1280, 15360] (the list for the host, the test for both sides; a unit test keeps them equal).
+constexpr int kNiceRowSizes[] = {1280, 1536, 1920, 2560, 3072, 3840, 5120, 6144, 7680, 10240, 12288, 15360};
+SARFUSE_HD constexpr bool is_nice_row_size(int n) { return n >= 1280 && n <= 15360 && row_elems(n) != 0; }
+SARFUSE_HD constexpr int row_pass_count(int n) {
+  const int p2 = n & -n;
+  int count = pass_count(p2, 16);
+  for (int m = odd_part(n); m > 1; ++count) m /= (m % 5 == 0 ? 5 : m % 3 == 0 ? 3 : 7);
+  return count;
+}
+SARFUSE_HD constexpr int row_pass_radix(int n, int p) {
+  const int p2 = n & -n, pow2_passes = pass_count(p2, 16);
+  if (p < pow2_passes) return pass_radix(p2, 16, p);
+  int m = odd_part(n);
+  for (int q = pow2_passes;; ++q) {
+    const int r = m % 5 == 0 ? 5 : m % 3 == 0 ? 3 : 7;
+    if (q == p) return r;
+    m /= r;
+  }
+}
+// The sub-transform size ns before pass p: the product of the earlier radices.
+SARFUSE_HD constexpr int row_pass_span(int n, int p) {
+  int ns = 1;
+  for (int q = 0; q < p; ++q) ns *= row_pass_radix(n, q);
+  return ns;
+}
+
 // ---- in-place Cooley-Tukey, decimation in frequency (the seed's matrix-unit kernel's structure) ----
 // Stages of radix 8 while the span allows, then one of radix 4 or 2: the stage with span L (L = n,
 // n/8, ...) takes legs j + r L/R of each span-L group, DFT_R over r, x W_L^(j k) on output k, stored

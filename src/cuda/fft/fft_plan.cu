@@ -135,6 +135,9 @@ __global__ void __launch_bounds__(kMixedThreads) mixed_radix_lines_kernel(const 
 }
 
 void launch_mixed_radix(const float2* in, float2* out, const FftDesc& d, const float2* tw, cudaStream_t stream) {
+  // The nice lengths the row kernels are compiled for run register-resident (block_fft.cuh); the rest here.
+  if (cuda::fft::dispatch_nice(d.n, [&]<int N>() { launch_stockham<N, cuda::fft::row_elems(N)>(in, out, d, tw, stream); }))
+    return;
   MixedSchedule sched{};
   sched.passes = cuda::fft::mixed_radix_schedule(d.n, sched.radices);
   if (sched.passes == 0 || d.n > kMixedMaxN)
