@@ -12,7 +12,7 @@ std::unique_ptr<PlanImpl> make_cuda_plan(const RadarParams& radar, std::size_t l
                                          const FocusOptions& resolved_options, std::size_t nfft);
 // The range FFT length the CUDA chain uses for a linear convolution of `linear` points when the user
 // names none: the smallest power of two >= linear, or the smallest nice length (fft_math.hpp) when that
-// is shorter and the FP32 fused or cuFFT pipelines run it.
+// is at most 0.8 of it (shorter by less measured slower) and the FP32 fused or cuFFT pipelines run it.
 std::size_t range_fft_length(std::size_t linear, const FocusOptions& resolved_options);
 // Whether the chain runs a range FFT of n points (a power of two >= 256, or a nice length as above).
 bool range_length_runs(std::size_t n, const FocusOptions& resolved_options);

@@ -205,11 +205,18 @@ bool range_length_runs(std::size_t n, const FocusOptions& o) {
   return (n >= 256 && (n & (n - 1)) == 0) || (n <= 16384 && nice_length_runs(static_cast<int>(n), o));
 }
 
+// Measured on the H200 (`sarfuse bench --backend cuda`, fused FP32 chain, 4096 lines): the nice lengths
+// cost more per point than powers of two (an odd-radix pass, radix-16 passes at partial occupancy), so
+// 15 x 2^k at 15/16 of the power of two lost (1920, 3840, 7680: 0.93-0.95x) while 5 x 2^k at 5/8 won
+// (5120, 10240: 1.19-1.23x). The built-in table takes a nice length only at <= 0.8 of the power of two.
+constexpr double kNiceLengthPays = 0.8;
+
 std::size_t range_fft_length(std::size_t linear, const FocusOptions& o) {
   std::size_t p = 256;
   while (p < linear) p *= 2;
   for (int n : fft::kNiceRowSizes)
-    if (static_cast<std::size_t>(n) >= linear && static_cast<std::size_t>(n) < p && nice_length_runs(n, o))
+    if (static_cast<std::size_t>(n) >= linear && static_cast<double>(n) <= kNiceLengthPays * static_cast<double>(p) &&
+        nice_length_runs(n, o))
       return static_cast<std::size_t>(n);
   return p;
 }

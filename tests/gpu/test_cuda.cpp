@@ -408,19 +408,19 @@ TEST_P(CudaChain, NonPowerOfTwoAzimuthMatchesCpuFp64) {
 }
 
 // The range FFT at a nice length (2^a x 3, 5 or 15) instead of the next power of two: the plan picks
-// the smallest (1920 for the 5-target scene's 1024 + 601 - 1 = 1624), and every nice length the row
-// kernels are compiled for, on the fused and cuFFT pipelines, matches the CPU's float64 chain at the
-// same length.
+// one where it pays (<= 0.8 of the power of two: 3072 for 2048 + 601 - 1 = 2648 samples, not 4096; not 1920
+// for the 5-target scene's 1624), and every nice length the row kernels are compiled for, on the fused
+// and cuFFT pipelines, matches the CPU's float64 chain at the same length.
 TEST(CudaNiceRange, ChainMatchesCpuFp64AtEachNiceLength) {
   REQUIRE_GPU();
   const ParamsFile p = default_scene();
   const ComplexImage raw = simulate(p.radar, *p.scene);
   {
-    const Plan chosen = make_plan(p.radar, raw.lines(), raw.samples(), cuda_options());
-    EXPECT_EQ(chosen.range_fft_size(), 1920u);
+    EXPECT_EQ(make_plan(p.radar, raw.lines(), raw.samples(), cuda_options()).range_fft_size(), 2048u);
+    EXPECT_EQ(make_plan(p.radar, 256, 2048, cuda_options()).range_fft_size(), 3072u);
     FocusOptions o16 = cuda_options();
     o16.precision = Precision::fp16_storage;  // the FP16 chain's row kernels: powers of two only
-    EXPECT_EQ(make_plan(p.radar, raw.lines(), raw.samples(), o16).range_fft_size(), 2048u);
+    EXPECT_EQ(make_plan(p.radar, 256, 2048, o16).range_fft_size(), 4096u);
   }
   for (const Pipeline pipeline : {Pipeline::fused, Pipeline::cufft_unfused})
     for (const std::size_t nfft : {1920, 2560, 3072, 3840, 5120, 6144, 7680, 10240, 12288, 15360}) {

@@ -46,6 +46,7 @@ TEST(FftMath, OddRadixDftsMatchTheDefinition) {
   check_odd_dft<3>();
   check_odd_dft<5>();
   check_odd_dft<7>();
+  check_dft<15>([](Cx<double>* v) { cuda::fft::dft15(v); });  // prime-factor 3 x 5
 }
 
 static std::vector<Cx<float>> emulate_schedule(const std::vector<std::complex<double>>& x, const std::vector<int>& radices);
@@ -108,8 +109,8 @@ TEST(FftMath, NiceRowLengthSchedulesMatchFloat64) {
     EXPECT_LT(err, 2e-6) << n;
   }
   EXPECT_EQ(cuda::fft::row_pass_radix(7680, 0), 16);
-  EXPECT_EQ(cuda::fft::row_pass_radix(7680, 3), 5);
-  EXPECT_EQ(cuda::fft::row_pass_radix(7680, 4), 3);
+  EXPECT_EQ(cuda::fft::row_pass_count(7680), 4);
+  EXPECT_EQ(cuda::fft::row_pass_radix(7680, 3), 15);
 }
 
 TEST(FftMath, PassSchedule) {
@@ -148,6 +149,7 @@ static std::vector<Cx<float>> emulate_schedule(const std::vector<std::complex<do
         case 5: cuda::fft::dft_odd<5>(v); break;
         case 7: cuda::fft::dft_odd<7>(v); break;
         case 8: cuda::fft::dft<8>(v); break;
+        case 15: cuda::fft::dft15(v); break;
         default: cuda::fft::dft<16>(v); break;
       }
       for (int r = 0; r < radix; ++r) b[cuda::fft::stockham_output(j, r, ns, radix)] = v[r];

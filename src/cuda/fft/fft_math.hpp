@@ -151,6 +151,30 @@ SARFUSE_HD inline void dft_odd(Cx<T>* v) {
   for (int m = 0; m < R; ++m) v[m] = out[m];
 }
 
+// In-place forward DFT of 15 points as 3 x 5 by the prime-factor (Good-Thomas) mapping: inputs
+// x[(5 a + 3 b) mod 15] form DFT_3 over a then DFT_5 over b with no twiddles between them, and output
+// (k1, k2) is X[k] with k = k1 mod 3 = k2 mod 5 (k = 10 k1 + 6 k2 mod 15). One radix-15 pass instead of a
+// radix-5 and a radix-3 pass.
+template <class T>
+SARFUSE_HD inline void dft15(Cx<T>* v) {
+  Cx<T> g[3][5];
+#pragma unroll
+  for (int b = 0; b < 5; ++b) {
+    Cx<T> t[3];
+#pragma unroll
+    for (int a = 0; a < 3; ++a) t[a] = v[(5 * a + 3 * b) % 15];
+    dft_odd<3>(t);
+#pragma unroll
+    for (int k1 = 0; k1 < 3; ++k1) g[k1][b] = t[k1];
+  }
+#pragma unroll
+  for (int k1 = 0; k1 < 3; ++k1) {
+    dft_odd<5>(g[k1]);
+#pragma unroll
+    for (int k2 = 0; k2 < 5; ++k2) v[(10 * k1 + 6 * k2) % 15] = g[k1][k2];
+  }
+}
+
 // The pass radices of an n-point mixed-radix transform, n = 2^a 3^b 5^c 7^d: the odd radices first
 // (7s, 5s, 3s), then radix-16 passes and one pass for the remaining power of two. Returns the number
 // of passes (0 when n has another prime factor); radices[] gets them in order (at most 32).
@@ -202,7 +226,7 @@ SARFUSE_HD constexpr int pass_count(int n, int radix) {
 // The range FFT of the fused chain can then be the smallest such length >= Nr + replica - 1 (7680 for
 // 6250 + 1349) instead of the next power of two. Each thread holds E = row_elems(N) points (15, 12 or
 // 10: the odd part times what keeps N / E <= 1024 threads); the passes are the power-of-two part's
-// radix-16 passes (the last takes what remains), then the odd radices, 5 before 3. A pass whose radix
+// radix-16 passes (the last takes what remains), then the odd part in one pass (15 by dft15, 5 or 3). A pass whose radix
 // divides E runs on the registers as in the power-of-two kernels; the others (radix 16 with E = 15,
 // say) read their butterflies from shared memory, ceil(N / R / T) per thread.
 SARFUSE_HD constexpr int odd_part(int n) { return n / (n & -n); }
@@ -217,19 +241,11 @@ constexpr int kNiceRowSizes[] = {1280, 1536, 1920, 2560, 3072, 3840, 5120, 6144,
 SARFUSE_HD constexpr bool is_nice_row_size(int n) { return n >= 1280 && n <= 15360 && row_elems(n) != 0; }
 SARFUSE_HD constexpr int row_pass_count(int n) {
   const int p2 = n & -n;
-  int count = pass_count(p2, 16);
-  for (int m = odd_part(n); m > 1; ++count) m /= (m % 5 == 0 ? 5 : m % 3 == 0 ? 3 : 7);
-  return count;
+  return pass_count(p2, 16) + (odd_part(n) > 1 ? 1 : 0);
 }
 SARFUSE_HD constexpr int row_pass_radix(int n, int p) {
   const int p2 = n & -n, pow2_passes = pass_count(p2, 16);
-  if (p < pow2_passes) return pass_radix(p2, 16, p);
-  int m = odd_part(n);
-  for (int q = pow2_passes;; ++q) {
-    const int r = m % 5 == 0 ? 5 : m % 3 == 0 ? 3 : 7;
-    if (q == p) return r;
-    m /= r;
-  }
+  return p < pow2_passes ? pass_radix(p2, 16, p) : odd_part(n);
 }
 // The sub-transform size ns before pass p: the product of the earlier radices.
 SARFUSE_HD constexpr int row_pass_span(int n, int p) {
