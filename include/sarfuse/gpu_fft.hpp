@@ -20,14 +20,14 @@ namespace sarfuse::gpu {
 // register-resident kernel structure (radix-16 passes, then 5 and 3), any other such n up to 12288 by a
 // generic kernel (the line twice in shared memory, passes of radix 7, 5, 3, then 16 and the rest); or cuFFT.
 // Reduced precision, on the tensor cores (256 points, contiguous lines only; never chosen by the
-// planner): tensor_fp16 (FP16 operands), tensor_tf32, tensor_tf32x3 (split TF32: FP32-class accuracy),
+// planner): tensor_fp16 (FP16 operands), tensor_bf16 (BF16 operands), tensor_tf32, tensor_tf32x3 (split TF32: FP32-class accuracy),
 // tensor_fp64 (DMMA: FP64 operands and accumulation; complex64 in and out).
 // ct_dif_split: in-place Cooley-Tukey decimation in frequency, radix-8 stages (then 4 or 2), the line in
 // shared memory in split real / imaginary layout (the seed's matrix-unit kernel's structure), output
 // digit-reversed on the way out. four_step: lines longer than one block holds (2^15..2^22): an N1-point
 // column FFT (x twiddles), N2-point row FFTs and a transpose, three passes over memory.
 enum class FftVariant { automatic, stockham16, stockham8, stockham4, mixed_radix, cufft, tensor_fp16, tensor_tf32,
-                        tensor_tf32x3, ct_dif_split, four_step, tensor_fp64 };
+                        tensor_tf32x3, ct_dif_split, four_step, tensor_fp64, tensor_bf16 };
 const char* to_string(FftVariant v);
 FftVariant parse_fft_variant(const std::string& s);  // "auto", "stockham16", ... ; throws Error
 

@@ -25,6 +25,7 @@ const char* to_string(FftVariant v) {
     case FftVariant::ct_dif_split: return "ct-dif-split";
     case FftVariant::four_step: return "four-step";
     case FftVariant::tensor_fp64: return "tensor-fp64";
+    case FftVariant::tensor_bf16: return "tensor-bf16";
   }
   return "?";
 }
@@ -32,11 +33,12 @@ const char* to_string(FftVariant v) {
 FftVariant parse_fft_variant(const std::string& s) {
   for (FftVariant v : {FftVariant::automatic, FftVariant::stockham16, FftVariant::stockham8, FftVariant::stockham4,
                        FftVariant::mixed_radix, FftVariant::cufft, FftVariant::tensor_fp16, FftVariant::tensor_tf32,
-                       FftVariant::tensor_tf32x3, FftVariant::ct_dif_split, FftVariant::four_step, FftVariant::tensor_fp64})
+                       FftVariant::tensor_tf32x3, FftVariant::ct_dif_split, FftVariant::four_step, FftVariant::tensor_fp64,
+                       FftVariant::tensor_bf16})
     if (s == to_string(v)) return v;
   throw Error("FFT variant '" + s +
               "': expected auto, stockham16, stockham8, stockham4, ct-dif-split, mixed, four-step, cufft, tensor-fp16, "
-              "tensor-tf32, tensor-3xtf32 or tensor-fp64");
+              "tensor-bf16, tensor-tf32, tensor-3xtf32 or tensor-fp64");
 }
 
 std::string FftDesc::key() const {
@@ -67,7 +69,8 @@ std::vector<FftVariant> fft_variants_for(const FftDesc& d) {
 std::vector<FftVariant> tensor_variants_for(const FftDesc& d) {
   const int dist = d.dist ? d.dist : d.n;
   if (d.n != 256 || d.stride != 1 || dist != 256) return {};
-  return {FftVariant::tensor_fp16, FftVariant::tensor_tf32, FftVariant::tensor_tf32x3, FftVariant::tensor_fp64};
+  return {FftVariant::tensor_fp16, FftVariant::tensor_bf16, FftVariant::tensor_tf32, FftVariant::tensor_tf32x3,
+          FftVariant::tensor_fp64};
 }
 
 std::string FftWisdom::default_path() {

@@ -69,7 +69,8 @@ TEST(FftWisdom, VariantsPerSize) {
   for (auto v : {gpu::FftVariant::automatic, gpu::FftVariant::stockham16, gpu::FftVariant::stockham8,
                  gpu::FftVariant::stockham4, gpu::FftVariant::mixed_radix, gpu::FftVariant::cufft,
                  gpu::FftVariant::ct_dif_split, gpu::FftVariant::four_step, gpu::FftVariant::tensor_fp16,
-                 gpu::FftVariant::tensor_tf32, gpu::FftVariant::tensor_tf32x3, gpu::FftVariant::tensor_fp64})
+                 gpu::FftVariant::tensor_tf32, gpu::FftVariant::tensor_tf32x3, gpu::FftVariant::tensor_fp64,
+                 gpu::FftVariant::tensor_bf16})
     EXPECT_EQ(gpu::parse_fft_variant(gpu::to_string(v)), v);
   EXPECT_THROW(gpu::parse_fft_variant("radix3"), Error);
 }

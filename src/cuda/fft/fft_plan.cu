@@ -373,10 +373,12 @@ class FftPlan::Impl {
       case FftVariant::ct_dif_split: launch_ct_dif_split(in, out, d, twiddles.get(), stream); break;
       case FftVariant::four_step: run_four_step(in, out, stream); break;
       case FftVariant::tensor_fp16:
+      case FftVariant::tensor_bf16:
       case FftVariant::tensor_tf32:
       case FftVariant::tensor_tf32x3:
       case FftVariant::tensor_fp64: {
         const auto mode = variant == FftVariant::tensor_fp16    ? cuda::fft::TensorMode::fp16
+                          : variant == FftVariant::tensor_bf16  ? cuda::fft::TensorMode::bf16
                           : variant == FftVariant::tensor_tf32  ? cuda::fft::TensorMode::tf32
                           : variant == FftVariant::tensor_fp64  ? cuda::fft::TensorMode::fp64
                                                                 : cuda::fft::TensorMode::tf32x3;

@@ -1,7 +1,10 @@
 #include "cuda/fft/tensor_fft.cuh"
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <mma.h>
+
+#include <type_traits>
 
 #include "cuda/check.hpp"
 
@@ -13,19 +16,31 @@ using namespace nvcuda;
 
 constexpr int kWarps = 4;  // lines per block
 
+// The 16-bit operand modes: FP16 (10-bit mantissa, 5-bit exponent) and BF16 (7-bit mantissa, FP32's
+// 8-bit exponent: no overflow to guard against, three bits less precision).
+template <TensorMode M>
+constexpr bool kSixteenBit = M == TensorMode::fp16 || M == TensorMode::bf16;
+
 template <TensorMode M>
 struct Frag {
-  static constexpr int K = M == TensorMode::fp16 ? 16 : 8;
+  static constexpr int K = kSixteenBit<M> ? 16 : 8;
   using Acc = wmma::fragment<wmma::accumulator, 16, 16, K, float>;
+  using Low = std::conditional_t<M == TensorMode::bf16, __nv_bfloat16, half>;  // the 16-bit operand copies
 };
 
-// acc += A B for 16 x 16 row-major operands in shared memory (float, and their half copies for FP16).
 template <TensorMode M>
-__device__ __forceinline__ void mma_acc(typename Frag<M>::Acc& acc, const float* a, const half* ah, const float* b,
-                                        const half* bh) {
-  if constexpr (M == TensorMode::fp16) {
-    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
-    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
+__device__ __forceinline__ typename Frag<M>::Low to_low(float x) {
+  if constexpr (M == TensorMode::bf16) return __float2bfloat16(x);
+  else return __float2half(x);
+}
+
+// acc += A B for 16 x 16 row-major operands in shared memory (float, and their 16-bit copies).
+template <TensorMode M, class Low = typename Frag<M>::Low>
+__device__ __forceinline__ void mma_acc(typename Frag<M>::Acc& acc, const float* a, const Low* ah, const float* b,
+                                        const Low* bh) {
+  if constexpr (kSixteenBit<M>) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, Low, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, Low, wmma::row_major> fb;
     wmma::load_matrix_sync(fa, ah, 16);
     wmma::load_matrix_sync(fb, bh, 16);
     wmma::mma_sync(acc, fa, fb, acc);
@@ -68,17 +83,18 @@ __global__ void __launch_bounds__(32 * kWarps) tensor_fft256_kernel(const float2
   // The 16-point DFT matrix F[r][c] = exp(-2 pi i r c / 16), its imaginary part negated (for the
   // subtractions), in float and half; per warp the line as a 16 x 16 row-major matrix x[16 a + b].
   __shared__ __align__(32) float fr[256], fi[256], fn[256];
-  __shared__ __align__(32) half hfr[256], hfi[256], hfn[256];
+  using Low = typename Frag<M>::Low;
+  __shared__ __align__(32) Low hfr[256], hfi[256], hfn[256];
   __shared__ __align__(32) float xr_all[kWarps][256], xi_all[kWarps][256];
-  __shared__ __align__(32) half hxr_all[kWarps][256], hxi_all[kWarps][256];
+  __shared__ __align__(32) Low hxr_all[kWarps][256], hxi_all[kWarps][256];
   for (int i = threadIdx.x; i < 256; i += blockDim.x) {
     const float2 w = tw[((i / 16) * (i % 16) & 15) * 16];
     fr[i] = w.x;
     fi[i] = w.y;
     fn[i] = -w.y;
-    hfr[i] = __float2half(w.x);
-    hfi[i] = __float2half(w.y);
-    hfn[i] = __float2half(-w.y);
+    hfr[i] = to_low<M>(w.x);
+    hfi[i] = to_low<M>(w.y);
+    hfn[i] = to_low<M>(-w.y);
   }
   __syncthreads();  // the last block-wide barrier: warps without a line may leave below
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -86,8 +102,8 @@ __global__ void __launch_bounds__(32 * kWarps) tensor_fft256_kernel(const float2
   if (line >= batch) return;
   float* xr = xr_all[warp];
   float* xi = xi_all[warp];
-  half* hxr = hxr_all[warp];
-  half* hxi = hxi_all[warp];
+  Low* hxr = hxr_all[warp];
+  Low* hxi = hxi_all[warp];
   const float2* src = in + static_cast<std::size_t>(line) * 256;
 #pragma unroll
   for (int t = 0; t < 8; ++t) {
@@ -95,9 +111,9 @@ __global__ void __launch_bounds__(32 * kWarps) tensor_fft256_kernel(const float2
     const float2 v = src[i];
     xr[i] = v.x;
     xi[i] = inverse ? -v.y : v.y;
-    if constexpr (M == TensorMode::fp16) {
-      hxr[i] = __float2half(xr[i]);
-      hxi[i] = __float2half(xi[i]);
+    if constexpr (kSixteenBit<M>) {
+      hxr[i] = to_low<M>(xr[i]);
+      hxi[i] = to_low<M>(xi[i]);
     }
   }
   __syncwarp();
@@ -122,9 +138,9 @@ __global__ void __launch_bounds__(32 * kWarps) tensor_fft256_kernel(const float2
     const float a = xr[i], b = xi[i];
     xr[i] = a * w.x - b * w.y;
     xi[i] = a * w.y + b * w.x;
-    if constexpr (M == TensorMode::fp16) {
-      hxr[i] = __float2half(xr[i]);
-      hxi[i] = __float2half(xi[i]);
+    if constexpr (kSixteenBit<M>) {
+      hxr[i] = to_low<M>(xr[i]);
+      hxi[i] = to_low<M>(xi[i]);
     }
   }
   __syncwarp();
@@ -238,6 +254,7 @@ void launch_tensor_fft256(TensorMode mode, const float2* in, float2* out, int ba
   const dim3 grid(static_cast<unsigned>((batch + kWarps - 1) / kWarps)), block(32 * kWarps);
   switch (mode) {
     case TensorMode::fp16: tensor_fft256_kernel<TensorMode::fp16><<<grid, block, 0, stream>>>(in, out, batch, inverse, tw); break;
+    case TensorMode::bf16: tensor_fft256_kernel<TensorMode::bf16><<<grid, block, 0, stream>>>(in, out, batch, inverse, tw); break;
     case TensorMode::tf32: tensor_fft256_kernel<TensorMode::tf32><<<grid, block, 0, stream>>>(in, out, batch, inverse, tw); break;
     case TensorMode::tf32x3:
       tensor_fft256_kernel<TensorMode::tf32x3><<<grid, block, 0, stream>>>(in, out, batch, inverse, tw);
