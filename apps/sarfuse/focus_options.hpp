@@ -22,7 +22,7 @@ struct FocusArgs {
     cmd->add_option("--backend", backend, "auto, cpu or cuda")->capture_default_str();
     cmd->add_option("--precision", precision,
                     "fp32; fp64 (CPU, the reference); fp16-storage (CUDA: the scene in FP16 between the passes); fp16 "
-                    "(CUDA: also the FFT butterflies in FP16 arithmetic)")
+                    "(CUDA: also the FFT butterflies in FP16 arithmetic); tf32x3 (CUDA: the range FFTs on the tensor cores, split TF32)")
         ->capture_default_str();
     cmd->add_option("--range-window", range_window, "none, hamming[:alpha], kaiser[:beta]")->capture_default_str();
     cmd->add_option("--azimuth-window", azimuth_window, "none, hamming[:alpha], kaiser[:beta]")->capture_default_str();

@@ -15,8 +15,10 @@ enum class Backend { automatic, cpu, cuda };
 // device memory between the passes, each line with its own power-of-two scale, FP32 arithmetic; input
 // and output formats unchanged (docs/performance.md "Precision modes" has its quality and speed). fp16
 // (CUDA): as fp16_storage, and every FFT's butterflies in FP16 arithmetic (each line pre-scaled so the
-// FFT cannot overflow); the pointwise steps stay FP32.
-enum class Precision { fp32, fp64, fp16_storage, fp16 };
+// FFT cannot overflow); the pointwise steps stay FP32. tf32x3 (CUDA): FP32 throughout, the range FFTs'
+// radix-16 DFTs as matrix products on the tensor cores in split TF32 (three TF32 products per FP32
+// product: FP32-class accuracy).
+enum class Precision { fp32, fp64, fp16_storage, fp16, tf32x3 };
 enum class SrcMode { automatic, on, off };  // automatic: on when the Doppler centroid is not 0
 enum class FftPlanning { estimate, measure };
 // CUDA pipelines: the project's fused kernels, or the baselines: what a careful cuFFT user would write

@@ -156,7 +156,7 @@ class Plan:
     Plan(params, backend="auto", precision="fp32", **options) with options as the CLI's focus options:
     range_window, azimuth_window ("kaiser:2.5", "hamming", "none"), azimuth_bandwidth_hz, rcmc_taps,
     src ("auto"/"on"/"off"), threads, fft_planning ("estimate"/"measure"), wisdom (the wisdom file of
-    fft_planning="measure" on CUDA; "-" for none), precision ("fp32", "fp64", "fp16-storage", "fp16"), pipeline (CUDA: "fused",
+    fft_planning="measure" on CUDA; "-" for none), precision ("fp32", "fp64", "fp16-storage", "fp16", "tf32x3"), pipeline (CUDA: "fused",
     "cufft-unfused", "cufft-callback", "vkfft-conv"), range_fft_size, max_gpu_memory_bytes (CUDA: the
     device memory the plan may use), shape=(Na, Nr) to plan now
     instead of at the first focus(). The plan is remade if focus() sees another shape."""

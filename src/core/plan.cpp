@@ -175,6 +175,7 @@ const char* to_string(Precision p) {
     case Precision::fp64: return "fp64";
     case Precision::fp16_storage: return "fp16-storage";
     case Precision::fp16: return "fp16";
+    case Precision::tf32x3: return "tf32x3";
   }
   return "?";
 }
@@ -190,7 +191,8 @@ Precision parse_precision(const std::string& s) {
   if (s == "fp64") return Precision::fp64;
   if (s == "fp16-storage") return Precision::fp16_storage;
   if (s == "fp16") return Precision::fp16;
-  throw Error("--precision: expected fp32, fp64, fp16-storage or fp16 (got '" + s + "')");
+  if (s == "tf32x3") return Precision::tf32x3;
+  throw Error("--precision: expected fp32, fp64, fp16-storage, fp16 or tf32x3 (got '" + s + "')");
 }
 const char* to_string(Pipeline p) {
   switch (p) {

@@ -241,24 +241,28 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   fo.backend = Backend::cuda;
   fo.src = SrcMode::on;
   fo.threads = 1;
-  std::vector<StageTimes> med(8);  // 6: fused, --precision fp16; 7: fused at the nice range FFT length
+  std::vector<StageTimes> med(9);  // 6: fused, --precision fp16; 7: fused at the nice range FFT length; 8: tf32x3
   std::string measured_azimuth;  // the sixth run: fused, fp32, --plan measure (no wisdom file)
   bool transposed = false, range_by_cufft = false;
   // The fifth run: the fused pipeline with --precision fp16-storage (where it applies).
   const bool fp16_applies = cuda::own_fft_supports(static_cast<int>(nfft_lin)) && cuda::column_fft_supports(static_cast<int>(na));
-  const Pipeline pipes[8] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv,
-                             Pipeline::fused, Pipeline::fused, Pipeline::fused, Pipeline::fused};
+  const Pipeline pipes[9] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv,
+                             Pipeline::fused, Pipeline::fused, Pipeline::fused, Pipeline::fused, Pipeline::fused};
+  const bool tensor_applies = nfft_lin >= 512 && cuda::own_fft_supports(static_cast<int>(nfft_lin));
   // The eighth run: the fused FP32 chain at the smallest nice range FFT length (what `focus` picks).
   FocusOptions fused32;
   fused32.backend = Backend::cuda;
   const std::size_t nfft_nice = cuda::range_fft_length(nr + L - 1, fused32);
   const bool nice_applies = nfft_nice < nfft_lin;
-  for (int pi = 0; pi < 8; ++pi) {
+  for (int pi = 0; pi < 9; ++pi) {
     if ((pi == 2 && !callback_unavailable.empty()) || (pi == 3 && !vkfft_unavailable.empty()) ||
-        ((pi == 4 || pi == 6) && !fp16_applies) || (pi == 7 && !nice_applies))
+        ((pi == 4 || pi == 6) && !fp16_applies) || (pi == 7 && !nice_applies) || (pi == 8 && !tensor_applies))
       continue;
     fo.pipeline = pipes[pi];
-    fo.precision = pi == 4 ? Precision::fp16_storage : pi == 6 ? Precision::fp16 : Precision::fp32;
+    fo.precision = pi == 4   ? Precision::fp16_storage
+                   : pi == 6 ? Precision::fp16
+                   : pi == 8 ? Precision::tf32x3
+                             : Precision::fp32;
     fo.fft_planning = pi == 5 ? FftPlanning::measure : FftPlanning::estimate;
     fo.wisdom_path = "-";
     cuda::CudaRda rda(radar, na, nr, fo, pi == 7 ? nfft_nice : nfft_lin);
@@ -359,6 +363,18 @@ std::string bench_cuda(const CudaBenchOptions& o) {
                                 {"stages_ms", {med[7].range_compress * 1e3, med[7].azimuth_fft * 1e3,
                                                med[7].range_doppler * 1e3, med[7].azimuth_ifft * 1e3}},
                                 {"speedup_vs_pow2", tf / (med[7].total * 1e3)}};
+  }
+  if (tensor_applies) {
+    std::snprintf(line, sizeof line,
+                  "  --precision tf32x3 (range FFTs' radix-16 DFTs on the tensor cores, split TF32): total %.3f ms "
+                  "(%.2fx fp32); stages %.3f / %.3f / %.3f / %.3f ms\n",
+                  med[8].total * 1e3, tf / (med[8].total * 1e3), med[8].range_compress * 1e3, med[8].azimuth_fft * 1e3,
+                  med[8].range_doppler * 1e3, med[8].azimuth_ifft * 1e3);
+    out << line;
+    js["rda"]["tf32x3"] = {{"fused_ms", med[8].total * 1e3},
+                           {"stages_ms", {med[8].range_compress * 1e3, med[8].azimuth_fft * 1e3,
+                                          med[8].range_doppler * 1e3, med[8].azimuth_ifft * 1e3}},
+                           {"speedup_vs_fp32", tf / (med[8].total * 1e3)}};
   }
   // ---- precision modes: fp32 vs fp16-storage, same run ----
   if (fp16_applies) {

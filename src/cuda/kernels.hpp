@@ -38,8 +38,10 @@ void launch_four_step_columns_out(int n1, int n2, const float2* scratch, int lin
 
 // Pass 1 of the RDA: per line load, zero-pad, FFT, x range matched filter; the spectrum (nfft
 // columns) goes to `out` with row pitch nfft.
+// tensor (--precision tf32x3): the radix-16 butterflies on the tensor cores in 3xTF32 (power-of-two
+// nfft >= 512); also for launch_range_doppler_rows.
 void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
-                           const float2* twiddles, float2* out, cudaStream_t stream);
+                           const float2* twiddles, float2* out, cudaStream_t stream, bool tensor = false);
 
 // Pass 3 of the RDA, one kernel per Doppler row held on chip: x SRC, range IFFT, RCMC (windowed
 // sinc from shared memory), x azimuth filter; writes the first nr columns of the row in place.
@@ -57,7 +59,7 @@ struct AzimuthBandView {
 };
 void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows,
                                double range_bin_hz, SincTableView sinc, AzimuthBandView band,
-                               const float2* twiddles, cudaStream_t stream);
+                               const float2* twiddles, cudaStream_t stream, bool tensor = false);
 
 // ---- FP16 storage between the passes (--precision fp16-storage; cuda/fft/storage.hpp) ----
 // Pass 1 and pass 3 hold a whole line on chip, so each stores its line times its own power of two

@@ -58,12 +58,12 @@ constexpr int range_min_blocks = Fused && BlockShape<N>::threads * BlockShape<N>
 
 // Out: float2, or __half2 for FP16 storage (range spectrum only): then each line is stored with its own
 // power-of-two scale, 1 / scale to row_factor[line], and the largest component to *max_bits.
-template <int N, SampleType S, bool Fused, class Out = float2, bool HalfMath = false>
+template <int N, SampleType S, bool Fused, class Out = float2, bool HalfMath = false, bool Tensor = false>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, range_min_blocks<N, Fused>)
     range_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
                  const float2* __restrict__ tw, Out* __restrict__ out, int out_cols, int out_pitch,
                  float* __restrict__ row_factor = nullptr, unsigned* __restrict__ max_bits = nullptr) {
-  extern __shared__ C32 smem[];
+  extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
   constexpr int E = fft::kElems<N>, T = N / E;
   const LineSlot<N> slot(smem, lines);
   const int tid = slot.tid, line = slot.line;
@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
     __shared__ float red_fft[32 * BlockShape<N>::lines];
     fft::block_fft_forward_fp16<N, E>(v, s, tw, tid, [&](float x) { return fft::line_group_max<T>(x, red_fft); });
   } else {
-    fft::block_fft_forward<N>(v, s, tw, tid);
+    fft::block_fft_forward<N, E, float, Tensor>(v, s, tw, tid);
   }
   if constexpr (Fused) {
     // x H, then the inverse FFT as conj(FFT(conj(.))): the data never leave the chip.
@@ -151,7 +151,7 @@ template <int N>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, range_min_blocks<N, true>)
     four_step_rows_kernel(float2* __restrict__ scratch, int rows, int n1, const float2* __restrict__ filter,
                           const float2* __restrict__ tw, const float2* __restrict__ tw_n) {
-  extern __shared__ C32 smem[];
+  extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
   constexpr int E = fft::kElems<N>, T = N / E;
   const LineSlot<N> slot(smem, rows);
   const int tid = slot.tid, row = slot.line, k1 = row % n1;
@@ -259,13 +259,13 @@ __device__ __forceinline__ C32 rcmc_sample(RowAt row_at, double p, const float* 
 // Io: float2, or __half2 for FP16 storage: the row arrives scaled by pass 2 (undone with the factor
 // computed from *spectrum_max_bits as pass 2 computed it) and leaves with its own power-of-two scale,
 // 1 / scale to row_factor[k].
-template <int N, class Io = float2, bool HalfMath = false>
+template <int N, class Io = float2, bool HalfMath = false, bool Tensor = false>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
     range_doppler_kernel(Io* __restrict__ work, int lines, int nr, const core::DopplerRow* __restrict__ rows,
                          double df, const float* __restrict__ sinc, int taps, int fractions,
                          AzimuthBandView band, const float2* __restrict__ tw,
                          const unsigned* __restrict__ spectrum_max_bits = nullptr, float* __restrict__ row_factor = nullptr) {
-  extern __shared__ C32 smem[];
+  extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
   constexpr int E = fft::kElems<N>, T = N / E;
   constexpr bool kHalf = std::is_same_v<Io, __half2>;
   const LineSlot<N> slot(smem, lines);
@@ -294,7 +294,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
     __shared__ float red_fft[32 * BlockShape<N>::lines];
     fft::block_fft_forward_fp16<N, E>(v, s, tw, tid, [&](float x) { return fft::line_group_max<T>(x, red_fft); });
   } else {
-    fft::block_fft_forward<N>(v, s, tw, tid);  // with the conj around it: the range IFFT
+    fft::block_fft_forward<N, E, float, Tensor>(v, s, tw, tid);  // with the conj around it: the range IFFT
   }
   __syncthreads();                             // the FFT's last reads of s are done
 #pragma unroll
@@ -357,6 +357,10 @@ dim3 block_for() {
   return dim3(BlockShape<N>::threads, BlockShape<N>::lines);
 }
 
+// Sizes whose radix-16 passes can run on the tensor cores (whole warps per line, FP32 staging).
+template <int N>
+constexpr bool tensor_runs = fft::is_pow2(N) && N >= 512;
+
 // The row kernels' sizes (fft::dispatch_pow2).
 template <class F>
 void dispatch_size(int n, F&& f) {
@@ -406,14 +410,21 @@ void launch_range_compress_fused(int nfft, SampleType type, const void* raw, int
 }
 
 void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
-                           const float2* tw, float2* out, cudaStream_t stream) {
+                           const float2* tw, float2* out, cudaStream_t stream, bool tensor) {
   dispatch_row_size(nfft, [&]<int N>() {
     dispatch_type(type, [&]<SampleType S>() {
-      const void* k = reinterpret_cast<const void*>(&range_kernel<N, S, false>);
-      set_smem<N>(k);
-      range_kernel<N, S, false><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
-          raw, lines, nr, filter, tw, out, N, N);
-      SARFUSE_LAUNCHED("range_spectrum");
+      auto go = [&]<bool Tc>() {
+        const void* k = reinterpret_cast<const void*>(&range_kernel<N, S, false, float2, false, Tc>);
+        set_smem<N>(k);
+        range_kernel<N, S, false, float2, false, Tc><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+            raw, lines, nr, filter, tw, out, N, N);
+        SARFUSE_LAUNCHED("range_spectrum");
+      };
+      if constexpr (tensor_runs<N>) {
+        if (tensor) return go.template operator()<true>();
+      }
+      if (tensor) throw Error("--precision tf32x3: range FFT length " + std::to_string(N) + " is not a power of two in 512..16384");
+      go.template operator()<false>();
     });
   });
 }
@@ -453,12 +464,20 @@ void launch_range_doppler_rows_half(int nfft, __half2* work, int lines, int nr, 
 }
 
 void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows, double df,
-                               SincTableView sinc, AzimuthBandView band, const float2* tw, cudaStream_t stream) {
+                               SincTableView sinc, AzimuthBandView band, const float2* tw, cudaStream_t stream,
+                               bool tensor) {
   dispatch_row_size(nfft, [&]<int N>() {
-    set_smem<N>(reinterpret_cast<const void*>(&range_doppler_kernel<N>));
-    range_doppler_kernel<N><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
-        work, lines, nr, rows, df, sinc.weights, sinc.taps, sinc.fractions, band, tw);
-    SARFUSE_LAUNCHED("range_doppler_rows");
+    auto go = [&]<bool Tc>() {
+      set_smem<N>(reinterpret_cast<const void*>(&range_doppler_kernel<N, float2, false, Tc>));
+      range_doppler_kernel<N, float2, false, Tc><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+          work, lines, nr, rows, df, sinc.weights, sinc.taps, sinc.fractions, band, tw);
+      SARFUSE_LAUNCHED("range_doppler_rows");
+    };
+    if constexpr (tensor_runs<N>) {
+      if (tensor) return go.template operator()<true>();
+    }
+    if (tensor) throw Error("--precision tf32x3: range FFT length " + std::to_string(N) + " is not a power of two in 512..16384");
+    go.template operator()<false>();
   });
 }
 

@@ -251,6 +251,11 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   if (opt.precision == Precision::fp64)
     throw Error("--backend cuda: --precision fp64 is the CPU reference; the GPU runs fp32 or fp16-storage");
   fp16_storage_ = opt.precision == Precision::fp16_storage || opt.precision == Precision::fp16;
+  tensor_ = opt.precision == Precision::tf32x3;
+  if (tensor_ && (opt.pipeline != Pipeline::fused || nfft < 512 || !own_fft_supports(static_cast<int>(nfft))))
+    throw Error("--precision tf32x3: needs the fused pipeline and a power-of-two range FFT of 512..16384 points (got " +
+                std::to_string(n_fft) + ", " + to_string(opt.pipeline) + ")");
+  if (tensor_) notes += "--precision tf32x3: range FFTs' radix-16 DFTs on the tensor cores (3xTF32)\n";
   half_math_ = opt.precision == Precision::fp16;
   if (fp16_storage_ && (opt.pipeline != Pipeline::fused || !own_fft_supports(static_cast<int>(nfft)) ||
                         !column_fft_supports(static_cast<int>(na))))
@@ -405,12 +410,12 @@ void CudaRda::run_fused(SampleType type, const void* d_raw, float2* d_out) {
   const int n = static_cast<int>(nfft), a = static_cast<int>(lines), c = static_cast<int>(samples);
   const double df = radar.range_sampling_rate_hz / static_cast<double>(nfft);
   SARFUSE_CUDA(cudaEventRecord(ev_[0], stream_));
-  launch_range_spectrum(n, type, d_raw, a, c, filter_.get(), twiddles_.get(), work_.get(), stream_);
+  launch_range_spectrum(n, type, d_raw, a, c, filter_.get(), twiddles_.get(), work_.get(), stream_, tensor_);
   SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
   az_fwd_.exec(work_.get(), work_.get(), CUFFT_FORWARD);
   SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
   launch_range_doppler_rows(n, work_.get(), a, c, rows_.get(), df, {sinc_.get(), taps_, fractions_}, band(),
-                            twiddles_.get(), stream_);
+                            twiddles_.get(), stream_, tensor_);
   SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
   az_inv_.exec(work_.get(), d_out, CUFFT_INVERSE);
   SARFUSE_CUDA(cudaEventRecord(ev_[4], stream_));

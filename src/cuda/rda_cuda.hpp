@@ -113,6 +113,7 @@ class CudaRda final : public PlanImpl {
   // fp16-storage: what undoes each stored line's scale after pass 1 and pass 3, pass 1's largest
   // component (float bits), the twiddles of the azimuth (column) FFT.
   bool fp16_storage_ = false;  // fp16-storage and fp16
+  bool tensor_ = false;        // tf32x3
   bool half_math_ = false;     // fp16: the FFTs' butterflies in FP16 arithmetic
   int column_threads_ = 512;
   DeviceBuffer<float> row_factor1_, row_factor3_;

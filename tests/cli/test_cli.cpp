@@ -520,7 +520,7 @@ TEST_F(Cli, BadInputsFailCleanly) {
   cases.push_back({"option-plan", "focus --azimuth circular " + raw + focus_to_out + " --plan fast",
                    "--plan: expected estimate or measure", out});
   cases.push_back({"option-precision", "focus --azimuth circular " + raw + focus_to_out + " --precision fp8",
-                   "--precision: expected fp32, fp64, fp16-storage or fp16", out});
+                   "--precision: expected fp32, fp64, fp16-storage, fp16 or tf32x3", out});
   cases.push_back({"option-fp16-storage-on-cpu",
                    "focus --azimuth circular " + raw + focus_to_out + " --backend cpu --precision fp16-storage",
                    "--precision fp16-storage: a GPU mode", out});

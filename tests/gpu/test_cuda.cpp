@@ -599,7 +599,8 @@ TEST(CudaPrecision, Fp16StorageFiveTargetsMatchFp64) {
   oc.range_fft_size = nfft;
   const ComplexImage ref = focus_with(p.radar, view_of(raw), oc);
   const auto qc = analyze_targets(ref, p.radar, p.scene->targets);
-  for (Precision mode : {Precision::fp32, Precision::fp16_storage, Precision::fp16}) {
+  ComplexImage fp32_slc;
+  for (Precision mode : {Precision::fp32, Precision::fp16_storage, Precision::fp16, Precision::tf32x3}) {
     // The same target bounds for every mode (fp16, FFT butterflies in FP16 arithmetic, measured within
     // 0.005 dB and 0.005 px); the image bound per mode.
     const bool fp16_math = mode == Precision::fp16;
@@ -628,9 +629,21 @@ TEST(CudaPrecision, Fp16StorageFiveTargetsMatchFp64) {
       EXPECT_NEAR(q[t].row, qc[t].row, px);
       EXPECT_NEAR(q[t].col, qc[t].col, px);
     }
-    EXPECT_LT(e, mode == Precision::fp32 ? 1e-5 : fp16_math ? 5e-3 : 2e-3);
-    if (mode != Precision::fp32) EXPECT_GT(e, 1e-5) << "FP16 cannot be FP32-exact: was it used?";
+    const bool fp32_class = mode == Precision::fp32 || mode == Precision::tf32x3;
+    EXPECT_LT(e, fp32_class ? 1e-5 : fp16_math ? 5e-3 : 2e-3);
+    if (!fp32_class) EXPECT_GT(e, 1e-5) << "FP16 cannot be FP32-exact: was it used?";
+    if (mode == Precision::fp32) fp32_slc = slc;
+    if (mode == Precision::tf32x3)  // other arithmetic, so other roundings: the tensor cores ran
+      EXPECT_NE(std::memcmp(slc.data(), fp32_slc.data(), slc.size() * sizeof(slc.data()[0])), 0);
   }
+  // What tf32x3 cannot run says so: the CPU, the baseline pipelines.
+  FocusOptions cpu;
+  cpu.backend = Backend::cpu;
+  cpu.precision = Precision::tf32x3;
+  EXPECT_THROW(make_plan(p.radar, raw.lines(), raw.samples(), cpu), Error);
+  FocusOptions unfused = cuda_options(Pipeline::cufft_unfused);
+  unfused.precision = Precision::tf32x3;
+  EXPECT_THROW(make_plan(p.radar, raw.lines(), raw.samples(), unfused), Error);
 }
 
 // fp16-storage on the squinted satellite scene (SRC on, centroid 2.3 PRF) and the drifting centroid
@@ -868,9 +881,11 @@ TEST(CudaPrecision, Scene5Fp16StorageAgainstFp64) {
   const double e32 = relative_l2(run(Backend::cuda, Precision::fp32), ref);
   const double e16 = relative_l2(run(Backend::cuda, Precision::fp16_storage), ref);
   const double e16m = relative_l2(run(Backend::cuda, Precision::fp16), ref);
-  std::printf("scene5 (blocks of 2048 lines): relative L2 vs CPU fp64: fp32 %.3e, fp16-storage %.3e, fp16 %.3e\n", e32,
-              e16, e16m);
+  const double etc = relative_l2(run(Backend::cuda, Precision::tf32x3), ref);
+  std::printf("scene5 (blocks of 2048 lines): relative L2 vs CPU fp64: fp32 %.3e, fp16-storage %.3e, fp16 %.3e, tf32x3 %.3e\n",
+              e32, e16, e16m, etc);
   EXPECT_LT(e32, 1e-5);
+  EXPECT_LT(etc, 1e-5);
   EXPECT_LT(e16, 2e-3);
   EXPECT_LT(e16m, 5e-3);
 }

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "cuda/fft/fft_math.hpp"
+#include "cuda/fft/tensor_dft.cuh"
 #include "sarfuse/error.hpp"
 
 namespace sarfuse::cuda::fft {
@@ -76,8 +77,11 @@ __device__ __forceinline__ void butterfly(Cx<A>* x) {
 
 // E: elements per thread = the largest pass radix (16, 8 or 4: the radix-16/8/4 Stockham variants);
 // A: the arithmetic type (float; __half for FP16 arithmetic).
-template <int N, int E, int P, class A>
-__device__ __forceinline__ void stockham_passes(Cx<A> (&v)[E], Cx<A>* s, const float2* __restrict__ tw, int tid) {
+// Tensor: the radix-16 butterflies on the tensor cores (dft16_tensor, 3xTF32; f16 its DFT matrix), a warp's
+// 32 butterflies at a time, staged in the warp's slice of `s` between the pass's reads and writes.
+template <int N, int E, int P, class A, bool Tensor = false>
+__device__ __forceinline__ void stockham_passes(Cx<A> (&v)[E], Cx<A>* s, const float2* __restrict__ tw, int tid,
+                                                const float* f16 = nullptr) {
   constexpr int kMax = E;
   constexpr int kPasses = pass_count(N, kMax);
   if constexpr (P < kPasses) {
@@ -97,7 +101,13 @@ __device__ __forceinline__ void stockham_passes(Cx<A> (&v)[E], Cx<A>* s, const f
 #pragma unroll
       for (int r = 0; r < Rp; ++r) x[r] = v[b + r * B];
       stockham_twiddle_mul<N, Rp, ns>(x, j, tw);
-      dft<Rp>(x);
+      if constexpr (Tensor && Rp == 16) {
+        static_assert(std::is_same_v<A, float> && B == 1 && N / E >= 32, "tensor DFT: FP32, whole warps");
+        __syncthreads();  // every warp has read this pass's inputs: s is free for staging
+        dft16_tensor(x, reinterpret_cast<float*>(s) + (tid / 32) * 1024, f16, tid % 32);
+      } else {
+        dft<Rp>(x);
+      }
 #pragma unroll
       for (int r = 0; r < Rp; ++r) v[b + r * B] = x[r];
     }
@@ -110,7 +120,7 @@ __device__ __forceinline__ void stockham_passes(Cx<A> (&v)[E], Cx<A>* s, const f
         for (int r = 0; r < Rp; ++r) s[smem_index(stockham_output(j, r, ns, Rp))] = v[b + r * B];
       }
     }
-    stockham_passes<N, E, P + 1, A>(v, s, tw, tid);
+    stockham_passes<N, E, P + 1, A, Tensor>(v, s, tw, tid, f16);
   }
 }
 
@@ -187,13 +197,21 @@ __device__ __forceinline__ void mixed_passes(C32 (&v)[E], C32* s, const float2* 
   }
 }
 
-template <int N, int E = kElems<N>, class A = float>
+// Tensor (--precision tf32x3): the radix-16 passes' DFTs on the tensor cores; call once per kernel (it
+// fills the block's DFT matrix), by every thread of the block.
+template <int N, int E = kElems<N>, class A = float, bool Tensor = false>
 __device__ __forceinline__ void block_fft_forward(Cx<A> (&v)[E], Cx<A>* s, const float2* __restrict__ tw, int tid) {
   static_assert(N / E <= 1024, "at most 1024 threads per line");
   if constexpr (is_pow2(N)) {
     static_assert(N >= 64 && N <= 16384, "N: a power of two in [64, 16384], or a nice length");
     static_assert(E == 4 || E == 8 || E == 16, "E: 4, 8 or 16 elements per thread");
-    stockham_passes<N, E, 0, A>(v, s, tw, tid);
+    if constexpr (Tensor) {
+      const float* f16 = dft16_matrix(threadIdx.x + threadIdx.y * blockDim.x, blockDim.x * blockDim.y);
+      __syncthreads();
+      stockham_passes<N, E, 0, A, true>(v, s, tw, tid, f16);
+    } else {
+      stockham_passes<N, E, 0, A>(v, s, tw, tid);
+    }
   } else {
     static_assert(is_nice_row_size(N) && E == row_elems(N), "N: one of kNiceRowSizes, E = row_elems(N)");
     static_assert(std::is_same_v<A, float>, "nice lengths: FP32 arithmetic");

@@ -1,4 +1,5 @@
 #include "cuda/fft/tensor_fft.cuh"
+#include "cuda/fft/tensor_dft.cuh"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -45,35 +46,7 @@ __device__ __forceinline__ void mma_acc(typename Frag<M>::Acc& acc, const float*
     wmma::load_matrix_sync(fb, bh, 16);
     wmma::mma_sync(acc, fa, fb, acc);
   } else {
-#pragma unroll
-    for (int k0 = 0; k0 < 16; k0 += 8) {
-      wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fa, fa_tail;
-      wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fb, fb_tail;
-      wmma::load_matrix_sync(fa, a + k0, 16);
-      wmma::load_matrix_sync(fb, b + k0 * 16, 16);
-      if constexpr (M == TensorMode::tf32x3) {
-#pragma unroll
-        for (int t = 0; t < fa.num_elements; ++t) {
-          const float head = wmma::__float_to_tf32(fa.x[t]);
-          fa_tail.x[t] = wmma::__float_to_tf32(fa.x[t] - head);
-          fa.x[t] = head;
-        }
-#pragma unroll
-        for (int t = 0; t < fb.num_elements; ++t) {
-          const float head = wmma::__float_to_tf32(fb.x[t]);
-          fb_tail.x[t] = wmma::__float_to_tf32(fb.x[t] - head);
-          fb.x[t] = head;
-        }
-        wmma::mma_sync(acc, fa_tail, fb, acc);  // the small terms first
-        wmma::mma_sync(acc, fa, fb_tail, acc);
-      } else {
-#pragma unroll
-        for (int t = 0; t < fa.num_elements; ++t) fa.x[t] = wmma::__float_to_tf32(fa.x[t]);
-#pragma unroll
-        for (int t = 0; t < fb.num_elements; ++t) fb.x[t] = wmma::__float_to_tf32(fb.x[t]);
-      }
-      wmma::mma_sync(acc, fa, fb, acc);
-    }
+    mma16_tf32<M == TensorMode::tf32x3>(acc, a, 16, b, 16);
   }
 }
 
