@@ -249,6 +249,42 @@ INSTANTIATE_TEST_SUITE_P(Lengths, CudaRange,
                                            RangeCase{2, 200000, 262144}),
                          [](const auto& info) { return "fft" + std::to_string(info.param.nfft); });
 
+// Pass 1 with the radix-16 DFTs on the tensor cores (--precision tf32x3) against float64: the range
+// spectrum of random lines x the filter, every power of two the mode takes.
+TEST(CudaTensorRange, SpectrumMatchesFloat64) {
+  REQUIRE_GPU();
+  const int lines = 8;
+  for (int n : {512, 1024, 2048, 4096, 8192, 16384}) {
+    const int nr = n - n / 8;
+    const auto x = test::random_complex(static_cast<std::size_t>(lines) * nr, 500 + n);
+    const auto h = test::random_complex(static_cast<std::size_t>(n), 600 + n);
+    auto d_x = to_device(to_f2(x));
+    auto d_h = to_device(to_f2(h));
+    auto d_tw = to_device(cuda::fft_twiddle_table(n));
+    DeviceBuffer<float2> d_out(static_cast<std::size_t>(lines) * n);
+    std::vector<std::complex<double>> ref(static_cast<std::size_t>(lines) * n);
+    for (int l = 0; l < lines; ++l)
+      for (int i = 0; i < nr; ++i) ref[static_cast<std::size_t>(l) * n + i] = x[static_cast<std::size_t>(l) * nr + i];
+    core::FftPlan<double> p({n, lines, 1, n}, core::FftDirection::forward, ref.data(), ref.data(), FftPlanning::estimate);
+    p.execute(ref.data(), ref.data());
+    for (int l = 0; l < lines; ++l)
+      for (int i = 0; i < n; ++i) ref[static_cast<std::size_t>(l) * n + i] *= h[i];
+    for (bool tensor : {false, true}) {
+      poison(d_out);
+      cuda::launch_range_spectrum(n, SampleType::complex64, d_x.get(), lines, nr, d_h.get(), d_tw.get(), d_out.get(),
+                                  nullptr, tensor);
+      SARFUSE_CUDA(cudaDeviceSynchronize());
+      const auto got = to_host(d_out);
+      expect_all_finite(got, tensor ? "tensor" : "scalar");
+      std::vector<std::complex<double>> g(got.size());
+      for (std::size_t i = 0; i < g.size(); ++i) g[i] = {got[i].x, got[i].y};
+      const double e = test::rel_l2(g, ref);
+      std::printf("range spectrum %5d %s: relative L2 vs float64 %.3e\n", n, tensor ? "tf32x3 tensor" : "fp32 scalar", e);
+      EXPECT_LT(e, 2e-6) << n << (tensor ? " tensor" : " scalar");
+    }
+  }
+}
+
 TEST(CudaRangeInput, IntegerSamplesConvertInTheLoad) {
   REQUIRE_GPU();
   const RadarParams r = default_scene().radar;

@@ -54,9 +54,10 @@ __device__ __forceinline__ const float* dft16_matrix(int thread, int threads) {
   __shared__ __align__(32) float f[3 * 256];
   for (int i = thread; i < 256; i += threads) {
     const int m = ((i / 16) * (i % 16)) & 15;
-    f[i] = static_cast<float>(unit_cos16(m));
-    f[256 + i] = static_cast<float>(-unit_sin16(m));
-    f[512 + i] = static_cast<float>(unit_sin16(m));
+    const double sign = m < 8 ? 1.0 : -1.0;  // the tables cover half a turn: e^(-i pi) = -1 for the rest
+    f[i] = static_cast<float>(sign * unit_cos16(m & 7));
+    f[256 + i] = static_cast<float>(-sign * unit_sin16(m & 7));
+    f[512 + i] = static_cast<float>(sign * unit_sin16(m & 7));
   }
   return f;
 }
