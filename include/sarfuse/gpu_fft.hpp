@@ -45,13 +45,16 @@ std::vector<FftVariant> fft_variants_for(const FftDesc& d);
 // The reduced-precision tensor-core variants that can run `d` (n = 256, contiguous).
 std::vector<FftVariant> tensor_variants_for(const FftDesc& d);
 
-// Remembered choices: JSON {"device name": {"<FftDesc::key()>": {"variant": ..., "ms": ...}}}.
+// Remembered choices: JSON {"device name": {"<FftDesc::key()>": {"variant": ..., "ms": ...}}}; and the
+// focusing chain's measured range FFT length, {"range-fft <shape>": {"length": ..., "ms": ...}}.
 class FftWisdom {
  public:
   static std::string default_path();  // $XDG_CACHE_HOME or ~/.cache, then sarfuse/wisdom.json
   explicit FftWisdom(std::string path);  // reads it when it exists (a broken file is an Error naming it)
   bool lookup(const std::string& device, const FftDesc& d, FftVariant* variant) const;
   void remember(const std::string& device, const FftDesc& d, FftVariant variant, double ms);
+  bool lookup_length(const std::string& device, const std::string& key, int* length) const;
+  void remember_length(const std::string& device, const std::string& key, int length, double ms);
   void save() const;  // atomically
   const std::string& path() const { return path_; }
 

@@ -90,7 +90,11 @@ FftWisdom::FftWisdom(std::string path) : path_(std::move(path)), json_("{}") {
     for (const auto& [device, entries] : j.items()) {
       if (!entries.is_object()) throw Error("");
       for (const auto& [key, e] : entries.items()) {
-        parse_fft_variant(e.at("variant").get<std::string>());
+        if (e.contains("length")) {
+          if (e.at("length").get<int>() < 1) throw Error("");
+        } else {
+          parse_fft_variant(e.at("variant").get<std::string>());
+        }
         (void)e.at("ms").get<double>();
       }
     }
@@ -111,6 +115,19 @@ bool FftWisdom::lookup(const std::string& device, const FftDesc& d, FftVariant* 
 void FftWisdom::remember(const std::string& device, const FftDesc& d, FftVariant variant, double ms) {
   auto j = nlohmann::json::parse(json_);
   j[device][d.key()] = {{"variant", to_string(variant)}, {"ms", ms}};
+  json_ = j.dump(2);
+}
+
+bool FftWisdom::lookup_length(const std::string& device, const std::string& key, int* length) const {
+  const auto j = nlohmann::json::parse(json_);
+  if (!j.contains(device) || !j[device].contains(key) || !j[device][key].contains("length")) return false;
+  *length = j[device][key]["length"].get<int>();
+  return true;
+}
+
+void FftWisdom::remember_length(const std::string& device, const std::string& key, int length, double ms) {
+  auto j = nlohmann::json::parse(json_);
+  j[device][key] = {{"length", length}, {"ms", ms}};
   json_ = j.dump(2);
 }
 

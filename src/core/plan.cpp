@@ -136,11 +136,15 @@ PlanMemory plan_memory(const RadarParams& radar, std::size_t lines, std::size_t 
 }
 
 Plan make_plan(const RadarParams& radar, std::size_t lines, std::size_t samples, const FocusOptions& options) {
-  const auto [opt, nfft] = resolve_options(radar, lines, samples, options);
+  auto [opt, nfft] = resolve_options(radar, lines, samples, options);
   std::unique_ptr<PlanImpl> impl;
   if (opt.backend == Backend::cuda) {
 #if SARFUSE_HAVE_CUDA
+    std::string length_note;  // --plan measure: the range FFT length timed (nice vs power of two)
+    if (options.range_fft_size == 0 && opt.fft_planning == FftPlanning::measure)
+      nfft = cuda::measure_range_fft_length(radar, lines, samples, opt, &length_note);
     impl = cuda::make_cuda_plan(radar, lines, samples, opt, nfft);
+    impl->notes = length_note + impl->notes;
 #else
     throw Error("--backend cuda: this build has no CUDA backend (nvcc was not found at build time)");
 #endif

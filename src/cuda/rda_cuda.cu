@@ -201,6 +201,58 @@ std::string nice_sizes_text() {
 }
 }  // namespace
 
+std::size_t measure_range_fft_length(const RadarParams& radar, std::size_t lines, std::size_t samples,
+                                     const FocusOptions& o, std::string* note) {
+  const std::size_t linear = samples + static_cast<std::size_t>(radar.replica_length()) - 1;
+  std::size_t p = 256;
+  while (p < linear) p *= 2;
+  std::size_t nice = 0;
+  for (int n : fft::kNiceRowSizes)
+    if (nice == 0 && static_cast<std::size_t>(n) >= linear && static_cast<std::size_t>(n) < p && nice_length_runs(n, o))
+      nice = static_cast<std::size_t>(n);
+  if (nice == 0) return range_fft_length(linear, o);
+  cudaDeviceProp prop{};
+  int dev = 0;
+  SARFUSE_CUDA(cudaGetDevice(&dev));
+  SARFUSE_CUDA(cudaGetDeviceProperties(&prop, dev));
+  const std::string key = "range-fft lines=" + std::to_string(lines) + " samples=" + std::to_string(samples) +
+                          " replica=" + std::to_string(radar.replica_length()) + " pipeline=" + to_string(o.pipeline);
+  const bool use_wisdom = o.wisdom_path != "-";
+  gpu::FftWisdom wisdom(use_wisdom ? (o.wisdom_path.empty() ? gpu::FftWisdom::default_path() : o.wisdom_path) : "");
+  int remembered = 0;
+  if (use_wisdom && wisdom.lookup_length(prop.name, key, &remembered)) {
+    *note = "range FFT length " + std::to_string(remembered) + " (wisdom " + wisdom.path() + ")\n";
+    return static_cast<std::size_t>(remembered);
+  }
+  // Each candidate as a whole plan (azimuth FFTs by the estimate), on zero samples: median of 5 runs.
+  FocusOptions each = o;
+  each.fft_planning = FftPlanning::estimate;
+  auto time_chain = [&](std::size_t n) {
+    CudaRda rda(radar, lines, samples, each, n);
+    DeviceBuffer<float2> raw(lines * samples);
+    SARFUSE_CUDA(cudaMemsetAsync(raw.get(), 0, raw.bytes(), rda.stream()));
+    std::vector<double> t;
+    for (int i = -1; i < 5; ++i) {
+      rda.run(SampleType::complex64, raw.get(), rda.device_output());
+      SARFUSE_CUDA(cudaStreamSynchronize(rda.stream()));
+      if (i >= 0) t.push_back(rda.elapsed().total);
+    }
+    std::sort(t.begin(), t.end());
+    return t[2] * 1e3;
+  };
+  const double t_nice = time_chain(nice), t_pow2 = time_chain(p);
+  const std::size_t chosen = t_nice < t_pow2 ? nice : p;
+  char line[200];
+  std::snprintf(line, sizeof line, "range FFT length %zu (--plan measure: %zu %.3f ms, %zu %.3f ms)\n", chosen, nice,
+                t_nice, p, t_pow2);
+  *note = line;
+  if (use_wisdom) {
+    wisdom.remember_length(prop.name, key, static_cast<int>(chosen), std::min(t_nice, t_pow2));
+    wisdom.save();
+  }
+  return chosen;
+}
+
 bool range_length_runs(std::size_t n, const FocusOptions& o) {
   return (n >= 256 && (n & (n - 1)) == 0) || (n <= 16384 && nice_length_runs(static_cast<int>(n), o));
 }

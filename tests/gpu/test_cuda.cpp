@@ -489,6 +489,28 @@ TEST(CudaNiceRange, ChainMatchesCpuFp64AtEachNiceLength) {
     }
 }
 
+// --plan measure times the chain at the nice length and at the power of two (6250 + 601 - 1 = 6850:
+// 7680 or 8192), keeps the faster, remembers it; the next plan takes it from the wisdom file.
+TEST(CudaNiceRange, PlanMeasureTimesTheLengthsAndRemembers) {
+  REQUIRE_GPU();
+  const std::string path = ::testing::TempDir() + "/sarfuse_wisdom_length.json";
+  std::filesystem::remove(path);
+  const RadarParams r = default_scene().radar;
+  FocusOptions o = cuda_options();
+  o.fft_planning = FftPlanning::measure;
+  o.wisdom_path = path;
+  const Plan first = make_plan(r, 512, 6250, o);
+  EXPECT_TRUE(first.range_fft_size() == 7680u || first.range_fft_size() == 8192u) << first.range_fft_size();
+  EXPECT_NE(first.notes().find("range FFT length " + std::to_string(first.range_fft_size()) + " (--plan measure"),
+            std::string::npos)
+      << first.notes();
+  const Plan second = make_plan(r, 512, 6250, o);
+  EXPECT_EQ(second.range_fft_size(), first.range_fft_size());
+  EXPECT_NE(second.notes().find("(wisdom " + path), std::string::npos) << second.notes();
+  std::printf("plan measure, 512 x 6250: %s", first.notes().substr(0, first.notes().find('\n') + 1).c_str());
+  std::filesystem::remove(path);
+}
+
 // Long takes in azimuth blocks on the GPU: a take 4x a block, focused block by block through one CUDA
 // plan, equals the same take as one CUDA block and the CPU's blocks; every block's output poisoned.
 TEST(CudaBlocks, LongTakeEqualsOnePieceAndTheCpu) {

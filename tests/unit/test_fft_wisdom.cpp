@@ -25,9 +25,14 @@ TEST(FftWisdom, RoundTripAndBrokenFiles) {
     EXPECT_FALSE(w.lookup("GPU X", a, &v));
     w.remember("GPU X", a, gpu::FftVariant::stockham8, 0.25);
     w.remember("GPU Y", a, gpu::FftVariant::cufft, 0.5);
+    w.remember_length("GPU X", "range-fft lines=512 samples=6250", 7680, 1.2);
     w.save();
   }
   const gpu::FftWisdom w(path);
+  int length = 0;
+  ASSERT_TRUE(w.lookup_length("GPU X", "range-fft lines=512 samples=6250", &length));  // the chain's range length
+  EXPECT_EQ(length, 7680);
+  EXPECT_FALSE(w.lookup_length("GPU Y", "range-fft lines=512 samples=6250", &length));
   gpu::FftVariant v = gpu::FftVariant::automatic;
   ASSERT_TRUE(w.lookup("GPU X", a, &v));
   EXPECT_EQ(v, gpu::FftVariant::stockham8);
