@@ -14,6 +14,9 @@ std::unique_ptr<PlanImpl> make_cuda_plan(const RadarParams& radar, std::size_t l
 // names none: the smallest power of two >= linear, or the smallest nice length (fft_math.hpp) when that
 // is at most 0.8 of it (shorter by less measured slower) and the FP32 fused or cuFFT pipelines run it.
 std::size_t range_fft_length(std::size_t linear, const FocusOptions& resolved_options);
+// The smallest nice length >= linear that is shorter than the power of two and runs with these options;
+// 0 when there is none.
+std::size_t smallest_nice_length(std::size_t linear, const FocusOptions& resolved_options);
 // --plan measure: times the chain at the nice length and at the power of two (when both run), keeps the
 // faster, remembers it in the wisdom file (options.wisdom_path; "-": none) and says so in *note.
 std::size_t measure_range_fft_length(const RadarParams& radar, std::size_t lines, std::size_t samples,

@@ -303,7 +303,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   auto row_at = [s](int i) {
     if constexpr (fft::is_pow2(N)) {
       i &= N - 1;
-    } else {
+    } else if (static_cast<unsigned>(i) >= static_cast<unsigned>(N)) {  // wrap only off the row's ends
       i %= N;
       i += i < 0 ? N : 0;
     }

@@ -201,15 +201,21 @@ std::string nice_sizes_text() {
 }
 }  // namespace
 
+std::size_t smallest_nice_length(std::size_t linear, const FocusOptions& o) {
+  std::size_t p = 256;
+  while (p < linear) p *= 2;
+  for (int n : fft::kNiceRowSizes)
+    if (static_cast<std::size_t>(n) >= linear && static_cast<std::size_t>(n) < p && nice_length_runs(n, o))
+      return static_cast<std::size_t>(n);
+  return 0;
+}
+
 std::size_t measure_range_fft_length(const RadarParams& radar, std::size_t lines, std::size_t samples,
                                      const FocusOptions& o, std::string* note) {
   const std::size_t linear = samples + static_cast<std::size_t>(radar.replica_length()) - 1;
   std::size_t p = 256;
   while (p < linear) p *= 2;
-  std::size_t nice = 0;
-  for (int n : fft::kNiceRowSizes)
-    if (nice == 0 && static_cast<std::size_t>(n) >= linear && static_cast<std::size_t>(n) < p && nice_length_runs(n, o))
-      nice = static_cast<std::size_t>(n);
+  const std::size_t nice = smallest_nice_length(linear, o);
   if (nice == 0) return range_fft_length(linear, o);
   cudaDeviceProp prop{};
   int dev = 0;
