@@ -1,0 +1,26 @@
+// Pass 1 of the FP32 chain (and --precision tf32x3): launch_range_spectrum.
+#include "cuda/row_kernels.cuh"
+
+namespace sarfuse::cuda {
+
+void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
+                           const float2* tw, float2* out, cudaStream_t stream, bool tensor) {
+  dispatch_row_size(nfft, [&]<int N>() {
+    dispatch_type(type, [&]<SampleType S>() {
+      auto go = [&]<bool Tc>() {
+        const void* k = reinterpret_cast<const void*>(&range_kernel<N, S, false, float2, false, Tc>);
+        set_smem<N>(k);
+        range_kernel<N, S, false, float2, false, Tc><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+            raw, lines, nr, filter, tw, out, N, N);
+        SARFUSE_LAUNCHED("range_spectrum");
+      };
+      if constexpr (tensor_runs<N>) {
+        if (tensor) return go.template operator()<true>();
+      }
+      if (tensor) throw Error("--precision tf32x3: range FFT length " + std::to_string(N) + " is not a power of two in 512..16384");
+      go.template operator()<false>();
+    });
+  });
+}
+
+}  // namespace sarfuse::cuda

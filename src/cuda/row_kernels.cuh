@@ -1,0 +1,390 @@
+// The row kernels as templates, shared by the .cu files that launch them (range_kernels.cu,
+// range_spectrum.cu, range_half.cu, range_doppler_rows.cu: split so the many size x sample type x mode
+// instantiations compile in parallel). One thread group of N/E threads per line (several lines per block
+// for short lines); the line lives in registers and padded shared memory from load to store. Internal
+// to those files (an unnamed namespace: each instantiates what it launches).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "cuda/check.hpp"
+#include "cuda/fft/block_fft.cuh"
+#include "cuda/fft/storage.cuh"
+#include "cuda/kernels.hpp"
+
+namespace sarfuse::cuda {
+
+using fft::BlockShape;
+using fft::C32;
+using fft::to_c32;
+using fft::to_float2;
+
+namespace {
+
+// One complex sample of row `line`, column `col` of raw data of type S, converted to float.
+template <SampleType S>
+__device__ __forceinline__ C32 load_raw(const void* raw, std::size_t index) {
+  if constexpr (S == SampleType::complex64) {
+    return to_c32(__ldg(static_cast<const float2*>(raw) + index));
+  } else if constexpr (S == SampleType::complex128) {
+    const double2 d = __ldg(static_cast<const double2*>(raw) + index);
+    return {static_cast<float>(d.x), static_cast<float>(d.y)};
+  } else if constexpr (S == SampleType::int8_iq) {
+    const char2 c = static_cast<const char2*>(raw)[index];
+    return {static_cast<float>(c.x), static_cast<float>(c.y)};
+  } else {
+    const short2 c = __ldg(static_cast<const short2*>(raw) + index);
+    return {static_cast<float>(c.x), static_cast<float>(c.y)};
+  }
+}
+
+// Which line of the launch this thread group owns, and its slice of shared memory.
+template <int N>
+struct LineSlot {
+  int tid, line;
+  bool active;
+  C32* s;
+  __device__ LineSlot(C32* smem, int lines)
+      : tid(threadIdx.x),
+        line(static_cast<int>(blockIdx.x) * BlockShape<N>::lines + static_cast<int>(threadIdx.y)),
+        active(line < lines),
+        s(smem + threadIdx.y * fft::smem_size(N)) {}
+};
+
+// The fused kernel keeps two FFTs' worth of live state: it gets the whole register file (one block
+// per multiprocessor at 512+ threads) rather than spilling.
+template <int N, bool Fused>
+constexpr int range_min_blocks = Fused && BlockShape<N>::threads * BlockShape<N>::lines >= 512 ? 1 : BlockShape<N>::min_blocks;
+
+// Out: float2, or __half2 for FP16 storage (range spectrum only): then each line is stored with its own
+// power-of-two scale, 1 / scale to row_factor[line], and the largest component to *max_bits.
+template <int N, SampleType S, bool Fused, class Out = float2, bool HalfMath = false, bool Tensor = false>
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, range_min_blocks<N, Fused>)
+    range_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
+                 const float2* __restrict__ tw, Out* __restrict__ out, int out_cols, int out_pitch,
+                 float* __restrict__ row_factor = nullptr, unsigned* __restrict__ max_bits = nullptr) {
+  extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
+  constexpr int E = fft::kElems<N>, T = N / E;
+  const LineSlot<N> slot(smem, lines);
+  const int tid = slot.tid, line = slot.line;
+  const bool active = slot.active;
+  C32* s = slot.s;
+  C32 v[E];
+  // Coalesced loads straight into the first pass's registers; zero padding happens here.
+#pragma unroll
+  for (int q = 0; q < E; ++q) {
+    const int col = tid + q * T;
+    v[q] = (active && col < nr) ? load_raw<S>(raw, static_cast<std::size_t>(line) * nr + col) : C32{0.f, 0.f};
+  }
+  if constexpr (HalfMath) {  // --precision fp16: the butterflies in FP16 arithmetic
+    __shared__ float red_fft[32 * BlockShape<N>::lines];
+    fft::block_fft_forward_fp16<N, E>(v, s, tw, tid, [&](float x) { return fft::line_group_max<T>(x, red_fft); });
+  } else {
+    fft::block_fft_forward<N, E, float, Tensor>(v, s, tw, tid);
+  }
+  if constexpr (Fused) {
+    // x H, then the inverse FFT as conj(FFT(conj(.))): the data never leave the chip.
+#pragma unroll
+    for (int q = 0; q < E; ++q) v[q] = fft::conj(v[q] * to_c32(__ldg(filter + tid + q * T)));
+    fft::block_fft_forward<N>(v, s, tw, tid);
+    if (!active) return;
+#pragma unroll
+    for (int q = 0; q < E; ++q) {
+      const int col = tid + q * T;
+      if (col < out_cols) out[static_cast<std::size_t>(line) * out_pitch + col] = to_float2(fft::conj(v[q]));
+    }
+  } else if constexpr (std::is_same_v<Out, __half2>) {
+    __shared__ float red[32 * BlockShape<N>::lines];
+    float m = 0.0f;
+#pragma unroll
+    for (int q = 0; q < E; ++q) {
+      v[q] = v[q] * to_c32(__ldg(filter + tid + q * T));
+      m = fmaxf(m, fft::max_component(v[q]));
+    }
+    m = fft::line_group_max<T>(m, red);
+    if (!active) return;
+    const float sc = fft::half_storage_scale(m);
+    if (tid == 0) {
+      row_factor[line] = 1.0f / sc;
+      fft::atomic_max_nonnegative(max_bits, m);
+    }
+#pragma unroll
+    for (int q = 0; q < E; ++q) fft::store_scaled(out + static_cast<std::size_t>(line) * N + tid + q * T, v[q], sc);
+  } else {
+    if (!active) return;
+#pragma unroll
+    for (int q = 0; q < E; ++q) {
+      const int col = tid + q * T;
+      out[static_cast<std::size_t>(line) * N + col] = to_float2(v[q] * to_c32(__ldg(filter + col)));
+    }
+  }
+}
+
+// ---- four-step range compression for lines longer than one block holds (N = N1 x N2, N2 <= 16384) ----
+// With n = n1 N2 + n2 and k = k1 + N1 k2:  X[k] = sum_n2 W_N2^(n2 k2) W_N^(n2 k1) sum_n1 x[n] W_N1^(n1 k1).
+// Pass A: the N1-point DFT down each column n2 (in registers, N1 <= 16), x W_N^(n2 k1), stored at row
+//         k1 of an N1 x N2 scratch matrix.
+// Pass B: per row k1: FFT_N2 (now X[k1 + N1 k2] sits at column k2), x the filter in that order, conj,
+//         FFT_N2 again and x W_N^(b k1): the first half of the inverse FFT of the same decomposition
+//         read backwards (k as the input index, n = N2 a + b as the output).
+// Pass C: the N1-point DFT down each column b, conj: y[N2 a + b], natural order.
+// Three passes over the scratch instead of one, but every access is coalesced and every FFT on chip.
+template <int N1, SampleType S>
+__global__ void four_step_columns_in_kernel(const void* __restrict__ raw, int lines, int nr, int n2,
+                                            const float2* __restrict__ tw_n, float2* __restrict__ scratch) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= static_cast<std::size_t>(lines) * n2) return;
+  const int line = static_cast<int>(i / n2), c = static_cast<int>(i % n2);
+  C32 x[N1];
+#pragma unroll
+  for (int r = 0; r < N1; ++r) {
+    const int col = r * n2 + c;
+    x[r] = col < nr ? load_raw<S>(raw, static_cast<std::size_t>(line) * nr + col) : C32{0.f, 0.f};
+  }
+  fft::dft<N1>(x);
+  float2* dst = scratch + static_cast<std::size_t>(line) * N1 * n2 + c;
+#pragma unroll
+  for (int k1 = 0; k1 < N1; ++k1) dst[static_cast<std::size_t>(k1) * n2] = to_float2(x[k1] * to_c32(__ldg(tw_n + c * k1)));
+}
+
+template <int N>
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, range_min_blocks<N, true>)
+    four_step_rows_kernel(float2* __restrict__ scratch, int rows, int n1, const float2* __restrict__ filter,
+                          const float2* __restrict__ tw, const float2* __restrict__ tw_n) {
+  extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
+  constexpr int E = fft::kElems<N>, T = N / E;
+  const LineSlot<N> slot(smem, rows);
+  const int tid = slot.tid, row = slot.line, k1 = row % n1;
+  const bool active = slot.active;
+  float2* line = scratch + static_cast<std::size_t>(active ? row : 0) * N;
+  C32 v[E];
+#pragma unroll
+  for (int q = 0; q < E; ++q) v[q] = active ? to_c32(line[tid + q * T]) : C32{0.f, 0.f};
+  fft::block_fft_forward<N>(v, slot.s, tw, tid);
+  const float2* h = filter + static_cast<std::size_t>(k1) * N;
+#pragma unroll
+  for (int q = 0; q < E; ++q) v[q] = fft::conj(v[q] * to_c32(__ldg(h + tid + q * T)));
+  fft::block_fft_forward<N>(v, slot.s, tw, tid);
+  if (!active) return;
+#pragma unroll
+  for (int q = 0; q < E; ++q) {
+    const int b = tid + q * T;
+    line[b] = to_float2(v[q] * to_c32(__ldg(tw_n + b * k1)));
+  }
+}
+
+template <int N1>
+__global__ void four_step_columns_out_kernel(const float2* __restrict__ scratch, int lines, int n2,
+                                             float2* __restrict__ out, int out_cols, int out_pitch) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i >= static_cast<std::size_t>(lines) * n2) return;
+  const int line = static_cast<int>(i / n2), b = static_cast<int>(i % n2);
+  const float2* src = scratch + static_cast<std::size_t>(line) * N1 * n2 + b;
+  C32 x[N1];
+#pragma unroll
+  for (int k1 = 0; k1 < N1; ++k1) x[k1] = to_c32(src[static_cast<std::size_t>(k1) * n2]);
+  fft::dft<N1>(x);
+#pragma unroll
+  for (int a = 0; a < N1; ++a) {
+    const int col = a * n2 + b;
+    if (col < out_cols) out[static_cast<std::size_t>(line) * out_pitch + col] = to_float2(fft::conj(x[a]));
+  }
+}
+
+// exp(j phase) for a float64 phase of any size: reduced modulo 2 pi in float64 first.
+__device__ __forceinline__ C32 unit_phasor(double phase) {
+  const double two_pi = 6.283185307179586476925286766559, inv_two_pi = 0.15915494309189533576888376337251;
+  const float reduced = static_cast<float>(phase - two_pi * rint(phase * inv_two_pi));
+  float sn, cs;
+  sincosf(reduced, &sn, &cs);
+  return {cs, sn};
+}
+
+// SRC factor exp(-j pi q f^2) at range-frequency bin m of n; the phase is small (radians), formed in
+// float64 and evaluated by sincospi.
+__device__ __forceinline__ C32 src_factor(int m, int n, double q, double df) {
+  const double f = static_cast<double>(m < n / 2 ? m : m - n) * df;
+  float sn, cs;
+  sincospif(static_cast<float>(-q * f * f), &sn, &cs);
+  return {cs, sn};
+}
+
+// Windowed-sinc interpolation of a circular row at position p (taps from `row(index)`), the weights
+// blended from the table's two rows around the fraction (core::sinc_row_blend).
+template <int Taps, class RowAt>
+__device__ __forceinline__ C32 rcmc_taps(RowAt row_at, int i0, const float* __restrict__ w, float blend, int taps) {
+  C32 acc{0.f, 0.f};
+  if constexpr (Taps == 8) {  // the default kernel: unrolled, each table row as two 16-byte loads
+    const float4* w4 = reinterpret_cast<const float4*>(w);
+    const float4 a0 = __ldg(w4), a1 = __ldg(w4 + 1), b0 = __ldg(w4 + 2), b1 = __ldg(w4 + 3);
+    const float wa[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+    const float wb[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+    for (int t = 0; t < 8; ++t) {
+      const C32 x = row_at(i0 + t);
+      const float wt = fmaf(blend, wb[t] - wa[t], wa[t]);
+      acc.re = fmaf(x.re, wt, acc.re);
+      acc.im = fmaf(x.im, wt, acc.im);
+    }
+  } else {
+    for (int t = 0; t < taps; ++t) {
+      const C32 x = row_at(i0 + t);
+      const float wa = __ldg(w + t);
+      const float wt = fmaf(blend, __ldg(w + taps + t) - wa, wa);
+      acc.re = fmaf(x.re, wt, acc.re);
+      acc.im = fmaf(x.im, wt, acc.im);
+    }
+  }
+  return acc;
+}
+
+// The azimuth filter's weight of column c of a Doppler row.
+__device__ __forceinline__ float band_weight(const core::DopplerRow& row, int c, const AzimuthBandView& band) {
+  if (band.column_shift == nullptr) return static_cast<float>(row.weight);
+  const float x = static_cast<float>(row.band_x) - __ldg(band.column_shift + c);
+  return core::window_lerp(band.window, band.intervals, x) * band.inv_lines;
+}
+
+template <class RowAt>
+__device__ __forceinline__ C32 rcmc_sample(RowAt row_at, double p, const float* __restrict__ sinc, int taps,
+                                           int fractions) {
+  const double fl = floor(p);
+  float blend;
+  const int frac_row = core::sinc_row_blend(static_cast<float>(p - fl), fractions, blend);
+  const int i0 = static_cast<int>(fl) - taps / 2 + 1;  // 32-bit index arithmetic: the loop is ALU-bound
+  const float* w = sinc + static_cast<std::size_t>(frac_row) * taps;
+  return taps == 8 ? rcmc_taps<8>(row_at, i0, w, blend, taps) : rcmc_taps<0>(row_at, i0, w, blend, taps);
+}
+
+// Io: float2, or __half2 for FP16 storage: the row arrives scaled by pass 2 (undone with the factor
+// computed from *spectrum_max_bits as pass 2 computed it) and leaves with its own power-of-two scale,
+// 1 / scale to row_factor[k].
+template <int N, class Io = float2, bool HalfMath = false, bool Tensor = false>
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
+    range_doppler_kernel(Io* __restrict__ work, int lines, int nr, const core::DopplerRow* __restrict__ rows,
+                         double df, const float* __restrict__ sinc, int taps, int fractions,
+                         AzimuthBandView band, const float2* __restrict__ tw,
+                         const unsigned* __restrict__ spectrum_max_bits = nullptr, float* __restrict__ row_factor = nullptr) {
+  extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
+  constexpr int E = fft::kElems<N>, T = N / E;
+  constexpr bool kHalf = std::is_same_v<Io, __half2>;
+  const LineSlot<N> slot(smem, lines);
+  const int tid = slot.tid, k = slot.line;
+  const bool active = slot.active;
+  C32* s = slot.s;
+  const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
+  Io* line = work + static_cast<std::size_t>(active ? k : 0) * N;
+  float in_factor = 1.0f;
+  if constexpr (kHalf)
+    in_factor = 1.0f / fft::half_storage_scale(fft::half_column_fft_gain(lines) *
+                                               fft::read_max_nonnegative(spectrum_max_bits));
+  C32 v[E];
+#pragma unroll
+  for (int q = 0; q < E; ++q) {
+    const int m = tid + q * T;
+    C32 x{0.f, 0.f};
+    if (active) {
+      if constexpr (kHalf) x = fft::load_scaled(line + m, in_factor);
+      else x = to_c32(line[m]);
+    }
+    if (row.src_inverse_rate != 0.0) x = x * src_factor(m, N, row.src_inverse_rate, df);
+    v[q] = fft::conj(x);
+  }
+  if constexpr (HalfMath) {  // --precision fp16: the butterflies in FP16 arithmetic
+    __shared__ float red_fft[32 * BlockShape<N>::lines];
+    fft::block_fft_forward_fp16<N, E>(v, s, tw, tid, [&](float x) { return fft::line_group_max<T>(x, red_fft); });
+  } else {
+    fft::block_fft_forward<N, E, float, Tensor>(v, s, tw, tid);  // with the conj around it: the range IFFT
+  }
+  __syncthreads();                             // the FFT's last reads of s are done
+#pragma unroll
+  for (int q = 0; q < E; ++q) s[fft::smem_index(tid + q * T)] = fft::conj(v[q]);
+  __syncthreads();
+  auto row_at = [s](int i) {
+    if constexpr (fft::is_pow2(N)) {
+      i &= N - 1;
+    } else if (static_cast<unsigned>(i) >= static_cast<unsigned>(N)) {  // wrap only off the row's ends
+      i %= N;
+      i += i < 0 ? N : 0;
+    }
+    return s[fft::smem_index(i)];
+  };
+  auto output = [&](int c) {
+    C32 out{0.f, 0.f};
+    if (row.weight != 0.0) {
+      const C32 acc = rcmc_sample(row_at, row.rcmc_offset + row.rcmc_slope * c, sinc, taps, fractions);
+      const C32 ph = fft::scale(unit_phasor(row.az_phase0 + row.az_phase_step * c), band_weight(row, c, band));
+      out = acc * ph;
+    }
+    return out;
+  };
+  if constexpr (kHalf) {
+    __shared__ float red[32 * BlockShape<N>::lines];
+    C32 o[E];  // nr <= N: at most E outputs per thread
+    float m = 0.0f;
+#pragma unroll
+    for (int i = 0; i < E; ++i) {
+      const int c = tid + i * T;
+      o[i] = (active && c < nr) ? output(c) : C32{0.f, 0.f};
+      m = fmaxf(m, fft::max_component(o[i]));
+    }
+    m = fft::line_group_max<T>(m, red);
+    if (!active) return;
+    const float sc = fft::half_storage_scale(m);
+    if (tid == 0) row_factor[k] = 1.0f / sc;
+#pragma unroll
+    for (int i = 0; i < E; ++i) {
+      const int c = tid + i * T;
+      if (c < nr) fft::store_scaled(line + c, o[i], sc);
+    }
+  } else {
+    if (!active) return;
+    for (int c = tid; c < nr; c += T) line[c] = to_float2(output(c));
+  }
+}
+
+template <int N>
+void set_smem(const void* kernel) {
+  SARFUSE_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, BlockShape<N>::smem_bytes));
+}
+
+template <int N>
+dim3 grid_for(int lines) {
+  return dim3(static_cast<unsigned>((lines + BlockShape<N>::lines - 1) / BlockShape<N>::lines));
+}
+template <int N>
+dim3 block_for() {
+  return dim3(BlockShape<N>::threads, BlockShape<N>::lines);
+}
+
+// Sizes whose radix-16 passes can run on the tensor cores (whole warps per line, FP32 staging).
+template <int N>
+constexpr bool tensor_runs = fft::is_pow2(N) && N >= 512;
+
+// The row kernels' sizes (fft::dispatch_pow2).
+template <class F>
+void dispatch_size(int n, F&& f) {
+  fft::dispatch_pow2<256, 16384>(n, "CUDA FFT: size", f);
+}
+// The FP32 chain's row kernels (passes 1 and 3) also take the nice lengths.
+template <class F>
+void dispatch_row_size(int n, F&& f) {
+  if (!fft::dispatch_nice(n, f)) dispatch_size(n, f);
+}
+
+template <class F>
+void dispatch_type(SampleType t, F&& f) {
+  switch (t) {
+    case SampleType::complex64: f.template operator()<SampleType::complex64>(); break;
+    case SampleType::complex128: f.template operator()<SampleType::complex128>(); break;
+    case SampleType::int8_iq: f.template operator()<SampleType::int8_iq>(); break;
+    case SampleType::int16_iq: f.template operator()<SampleType::int16_iq>(); break;
+  }
+}
+
+}  // namespace
+
+}  // namespace sarfuse::cuda
