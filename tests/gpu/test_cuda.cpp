@@ -489,6 +489,30 @@ TEST(CudaNiceRange, ChainMatchesCpuFp64AtEachNiceLength) {
     }
 }
 
+// The built-in rule for the range FFT length (host code, no device needed: runs in CI too): a nice
+// length only at <= 0.8 of the power of two, and only where the options run one.
+TEST(CudaRangeLength, BuiltInTableTakesANiceLengthWhereItPays) {
+  FocusOptions o = cuda_options();
+  EXPECT_EQ(cuda::range_fft_length(4696, o), 5120u);   // 4096 + 601 - 1: 5/8 of 8192
+  EXPECT_EQ(cuda::range_fft_length(3000, o), 3072u);   // 3/4 of 4096
+  EXPECT_EQ(cuda::range_fft_length(6850, o), 8192u);   // 7680 is 15/16: measured slower
+  EXPECT_EQ(cuda::range_fft_length(1624, o), 2048u);   // 1920 likewise
+  EXPECT_EQ(cuda::range_fft_length(100, o), 256u);     // the smallest row kernel
+  EXPECT_EQ(cuda::smallest_nice_length(6850, o), 7680u);
+  EXPECT_EQ(cuda::smallest_nice_length(16000, o), 0u);  // nothing between 15360 and 16384
+  EXPECT_TRUE(cuda::range_length_runs(7680, o));
+  EXPECT_FALSE(cuda::range_length_runs(7000, o));
+  for (Precision p : {Precision::fp16_storage, Precision::fp16, Precision::tf32x3}) {
+    FocusOptions q = o;
+    q.precision = p;  // powers of two only
+    EXPECT_EQ(cuda::range_fft_length(4696, q), 8192u) << to_string(p);
+    EXPECT_FALSE(cuda::range_length_runs(5120, q)) << to_string(p);
+  }
+  FocusOptions vk = cuda_options(Pipeline::vkfft_conv);
+  EXPECT_EQ(cuda::range_fft_length(4696, vk), 8192u);
+  EXPECT_TRUE(cuda::range_length_runs(5120, cuda_options(Pipeline::cufft_unfused)));
+}
+
 // --plan measure times the chain at the nice length and at the power of two (6250 + 601 - 1 = 6850:
 // 7680 or 8192), keeps the faster, remembers it; the next plan takes it from the wisdom file.
 TEST(CudaNiceRange, PlanMeasureTimesTheLengthsAndRemembers) {
