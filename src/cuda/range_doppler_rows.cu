@@ -13,11 +13,7 @@ void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const 
           work, lines, nr, rows, df, sinc.weights, sinc.taps, sinc.fractions, band, tw);
       SARFUSE_LAUNCHED("range_doppler_rows");
     };
-    if constexpr (tensor_runs<N>) {
-      if (tensor) return go.template operator()<true>();
-    }
-    if (tensor) throw Error("--precision tf32x3: range FFT length " + std::to_string(N) + " is not a power of two in 512..16384");
-    go.template operator()<false>();
+    with_tensor_flag<N>(tensor, go);
   });
 }
 

@@ -14,11 +14,7 @@ void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines
             raw, lines, nr, filter, tw, out, N, N);
         SARFUSE_LAUNCHED("range_spectrum");
       };
-      if constexpr (tensor_runs<N>) {
-        if (tensor) return go.template operator()<true>();
-      }
-      if (tensor) throw Error("--precision tf32x3: range FFT length " + std::to_string(N) + " is not a power of two in 512..16384");
-      go.template operator()<false>();
+      with_tensor_flag<N>(tensor, go);
     });
   });
 }

@@ -364,6 +364,17 @@ dim3 block_for() {
 template <int N>
 constexpr bool tensor_runs = fft::is_pow2(N) && N >= 512;
 
+// Calls go.template operator()<true>() for the tensor-core kernels (--precision tf32x3) or <false>();
+// a size the tensor path cannot run is an Error.
+template <int N, class Go>
+void with_tensor_flag(bool tensor, Go&& go) {
+  if constexpr (tensor_runs<N>) {
+    if (tensor) return go.template operator()<true>();
+  }
+  if (tensor) throw Error("--precision tf32x3: range FFT length " + std::to_string(N) + " is not a power of two in 512..16384");
+  go.template operator()<false>();
+}
+
 // The row kernels' sizes (fft::dispatch_pow2).
 template <class F>
 void dispatch_size(int n, F&& f) {

@@ -75,51 +75,56 @@ __device__ __forceinline__ void butterfly(Cx<A>* x) {
   else dft<R>(x);
 }
 
-// E: elements per thread = the largest pass radix (16, 8 or 4: the radix-16/8/4 Stockham variants);
-// A: the arithmetic type (float; __half for FP16 arithmetic).
-// Tensor: the radix-16 butterflies on the tensor cores (dft16_tensor, 3xTF32; f16 its DFT matrix), a warp's
-// 32 butterflies at a time, staged in the warp's slice of `s` between the pass's reads and writes.
+// One Stockham pass of radix R (ns: the sub-transform size before it) on the registers, R dividing E:
+// thread tid's butterflies tid + b T (b < E / R) read v[b + r E / R] and write them back; the pass's
+// inputs come from shared memory unless it is the first, its outputs go there unless it is the last.
+// A: the arithmetic type (float; __half for FP16 arithmetic). Tensor: the radix-16 butterflies on the
+// tensor cores (dft16_tensor, 3xTF32; f16 its DFT matrix), a warp's 32 butterflies at a time, staged
+// in the warp's slice of `s` between the pass's reads and writes.
+template <int N, int E, int R, int ns, bool First, bool Last, class A, bool Tensor>
+__device__ __forceinline__ void register_pass(Cx<A> (&v)[E], Cx<A>* s, const float2* __restrict__ tw, int tid,
+                                              const float* f16) {
+  static_assert(E % R == 0, "a register pass needs R | E");
+  constexpr int B = E / R;  // butterflies per thread in this pass
+  constexpr int T = N / E;
+  if constexpr (!First) {
+    __syncthreads();  // the previous pass's stores are visible
+#pragma unroll
+    for (int q = 0; q < E; ++q) v[q] = s[smem_index(tid + q * T)];
+  }
+#pragma unroll
+  for (int b = 0; b < B; ++b) {
+    Cx<A> x[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) x[r] = v[b + r * B];
+    stockham_twiddle_mul<N, R, ns>(x, tid + b * T, tw);
+    if constexpr (Tensor && R == 16) {
+      static_assert(std::is_same_v<A, float> && B == 1 && N / E >= 32, "tensor DFT: FP32, whole warps");
+      __syncthreads();  // every warp has read this pass's inputs: s is free for staging
+      dft16_tensor(x, reinterpret_cast<float*>(s) + (tid / 32) * 1024, f16, tid % 32);
+    } else {
+      butterfly<R>(x);
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) v[b + r * B] = x[r];
+  }
+  if constexpr (!Last) {
+    __syncthreads();  // every thread has read this pass's inputs
+#pragma unroll
+    for (int b = 0; b < B; ++b)
+#pragma unroll
+      for (int r = 0; r < R; ++r) s[smem_index(stockham_output(tid + b * T, r, ns, R))] = v[b + r * B];
+  }
+}
+
+// Power-of-two lengths: E = the largest pass radix (16, 8 or 4: the radix-16/8/4 Stockham variants),
+// every pass on the registers.
 template <int N, int E, int P, class A, bool Tensor = false>
 __device__ __forceinline__ void stockham_passes(Cx<A> (&v)[E], Cx<A>* s, const float2* __restrict__ tw, int tid,
                                                 const float* f16 = nullptr) {
-  constexpr int kMax = E;
-  constexpr int kPasses = pass_count(N, kMax);
+  constexpr int kPasses = pass_count(N, E);
   if constexpr (P < kPasses) {
-    constexpr int Rp = pass_radix(N, kMax, P);
-    constexpr int ns = ipow(kMax, P);
-    constexpr int B = E / Rp;  // butterflies per thread in this pass
-    constexpr int T = N / E;
-    if constexpr (P > 0) {
-      __syncthreads();  // the previous pass's stores are visible
-#pragma unroll
-      for (int q = 0; q < E; ++q) v[q] = s[smem_index(tid + q * T)];
-    }
-#pragma unroll
-    for (int b = 0; b < B; ++b) {
-      const int j = tid + b * T;
-      Cx<A> x[Rp];
-#pragma unroll
-      for (int r = 0; r < Rp; ++r) x[r] = v[b + r * B];
-      stockham_twiddle_mul<N, Rp, ns>(x, j, tw);
-      if constexpr (Tensor && Rp == 16) {
-        static_assert(std::is_same_v<A, float> && B == 1 && N / E >= 32, "tensor DFT: FP32, whole warps");
-        __syncthreads();  // every warp has read this pass's inputs: s is free for staging
-        dft16_tensor(x, reinterpret_cast<float*>(s) + (tid / 32) * 1024, f16, tid % 32);
-      } else {
-        dft<Rp>(x);
-      }
-#pragma unroll
-      for (int r = 0; r < Rp; ++r) v[b + r * B] = x[r];
-    }
-    if constexpr (P + 1 < kPasses) {
-      __syncthreads();  // every thread has read this pass's inputs
-#pragma unroll
-      for (int b = 0; b < B; ++b) {
-        const int j = tid + b * T;
-#pragma unroll
-        for (int r = 0; r < Rp; ++r) s[smem_index(stockham_output(j, r, ns, Rp))] = v[b + r * B];
-      }
-    }
+    register_pass<N, E, pass_radix(N, E, P), ipow(E, P), P == 0, P + 1 == kPasses, A, Tensor>(v, s, tw, tid, f16);
     stockham_passes<N, E, P + 1, A, Tensor>(v, s, tw, tid, f16);
   }
 }
@@ -137,29 +142,7 @@ __device__ __forceinline__ void mixed_passes(C32 (&v)[E], C32* s, const float2* 
     constexpr int R = row_pass_radix(N, P), ns = row_pass_span(N, P), T = N / E;
     constexpr bool kLast = P + 1 == kPasses;
     if constexpr (E % R == 0) {
-      constexpr int B = E / R;
-      if constexpr (P > 0) {
-        __syncthreads();  // the previous pass's stores are visible
-#pragma unroll
-        for (int q = 0; q < E; ++q) v[q] = s[smem_index(tid + q * T)];
-      }
-#pragma unroll
-      for (int b = 0; b < B; ++b) {
-        C32 x[R];
-#pragma unroll
-        for (int r = 0; r < R; ++r) x[r] = v[b + r * B];
-        stockham_twiddle_mul<N, R, ns>(x, tid + b * T, tw);
-        butterfly<R>(x);
-#pragma unroll
-        for (int r = 0; r < R; ++r) v[b + r * B] = x[r];
-      }
-      if constexpr (!kLast) {
-        __syncthreads();  // every thread has read this pass's inputs
-#pragma unroll
-        for (int b = 0; b < B; ++b)
-#pragma unroll
-          for (int r = 0; r < R; ++r) s[smem_index(stockham_output(tid + b * T, r, ns, R))] = v[b + r * B];
-      }
+      register_pass<N, E, R, ns, P == 0, kLast, float, false>(v, s, tw, tid, nullptr);
     } else {
       constexpr int B = (N / R + T - 1) / T;
       if constexpr (P == 0) {  // the line arrives in registers: through shared memory first
