@@ -27,7 +27,7 @@ for b in .devbundle/stage/bin/* .devbundle/stage/python/sarfuse/*.so; do
   ldd "$b" | awk '/=>/ && $3 ~ /^\// {print $3}' | grep -v -E 'libstdc\+\+|libgcc_s|libc\.so|libm\.so|ld-linux|libcuda\.so|libcufft|libcudart|libnvrtc|libnvJitLink|libdl\.so|libpthread|librt\.so' || true
 done | sort -u | while read -r lib; do cp -L "$lib" .devbundle/stage/lib/; done
 strip .devbundle/stage/bin/* .devbundle/stage/python/sarfuse/*.so 2>/dev/null || true
-if [ -f ../shared/data/radarsat1/scene5/CDdata1.mat ]; then
+if [ "${NODATA:-0}" != 1 ] && [ -f ../shared/data/radarsat1/scene5/CDdata1.mat ]; then  # NODATA=1: leave it out
   mkdir -p .devbundle/stage/data/radarsat1/scene5
   cp ../shared/data/radarsat1/scene5/*.mat .devbundle/stage/data/radarsat1/scene5/
 fi
