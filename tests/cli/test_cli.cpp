@@ -524,6 +524,9 @@ TEST_F(Cli, BadInputsFailCleanly) {
   cases.push_back({"option-fp16-storage-on-cpu",
                    "focus --azimuth circular " + raw + focus_to_out + " --backend cpu --precision fp16-storage",
                    "--precision fp16-storage: a GPU mode", out});
+  cases.push_back({"option-tf32x3-on-cpu",
+                   "focus --azimuth circular " + raw + focus_to_out + " --backend cpu --precision tf32x3",
+                   "--precision tf32x3: a GPU mode (FFTs on the tensor cores)", out});
   // Azimuth processing: the 64-line scene is far shorter than its synthetic aperture.
   cases.push_back({"option-azimuth", "focus --azimuth bogus " + raw + focus_to_out, "--azimuth: expected linear or circular", out});
   cases.push_back({"linear-take-shorter-than-aperture", "focus " + raw + focus_to_out,
