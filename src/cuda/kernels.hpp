@@ -48,6 +48,7 @@ void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines
 struct SincTableView {
   const float* weights;  // (fractions + 1) x taps
   int taps, fractions;
+  float abs_sum_max;  // the largest sum of |weights| over the rows: bounds an interpolated value's gain
 };
 // The azimuth filter's weight when the processed band moves with range (core::AzimuthFilter):
 // weight(row, c) = window_lerp(row.band_x - column_shift[c]) * inv_lines. column_shift null: row.weight.
@@ -56,6 +57,7 @@ struct AzimuthBandView {
   const float* window;  // intervals + 1 samples over [-1/2, 1/2]
   int intervals;
   float inv_lines;
+  float window_max;  // the largest |window| sample: weight(row, c) <= window_max * inv_lines
 };
 void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows,
                                double range_bin_hz, SincTableView sinc, AzimuthBandView band,

@@ -10,7 +10,7 @@ void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const 
     auto go = [&]<bool Tc>() {
       set_smem<N>(reinterpret_cast<const void*>(&range_doppler_kernel<N, float2, false, Tc>));
       range_doppler_kernel<N, float2, false, Tc><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
-          work, lines, nr, rows, df, sinc.weights, sinc.taps, sinc.fractions, band, tw);
+          work, lines, nr, rows, df, sinc, band, tw);
       SARFUSE_LAUNCHED("range_doppler_rows");
     };
     with_tensor_flag<N>(tensor, go);

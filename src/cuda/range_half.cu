@@ -29,7 +29,7 @@ void launch_range_doppler_rows_half(int nfft, __half2* work, int lines, int nr, 
     auto go = [&]<bool H>() {
       set_smem<N>(reinterpret_cast<const void*>(&range_doppler_kernel<N, __half2, H>));
       range_doppler_kernel<N, __half2, H><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
-          work, lines, nr, rows, df, sinc.weights, sinc.taps, sinc.fractions, band, tw, spectrum_max_bits, row_factor);
+          work, lines, nr, rows, df, sinc, band, tw, spectrum_max_bits, row_factor);
       SARFUSE_LAUNCHED("range_doppler_rows_half");
     };
     if (half_math) go.template operator()<true>();

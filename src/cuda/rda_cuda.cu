@@ -335,11 +335,19 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   if (!az.column_shift.empty()) {
     upload(column_shift_, std::vector<float>(az.column_shift.begin(), az.column_shift.end()));
     upload(window_, std::vector<float>(az.window.begin(), az.window.end()));
+    for (double w : az.window) window_max_ = std::max(window_max_, static_cast<float>(std::abs(w)));
   }
   const core::SincTable sinc = core::make_sinc_table(options.rcmc_taps);
   taps_ = sinc.taps;
   fractions_ = sinc.fractions;
-  upload(sinc_, std::vector<float>(sinc.weights.begin(), sinc.weights.end()));
+  const std::vector<float> sinc_weights(sinc.weights.begin(), sinc.weights.end());
+  upload(sinc_, sinc_weights);
+  sinc_abs_sum_ = 0.0f;
+  for (std::size_t r = 0; r + taps_ <= sinc_weights.size(); r += taps_) {
+    float sum = 0.0f;
+    for (int t = 0; t < taps_; ++t) sum += std::abs(sinc_weights[r + t]);
+    sinc_abs_sum_ = std::max(sinc_abs_sum_, sum);
+  }
 
   raw_.resize(lines * samples * 16);  // room for the widest sample type
   out_.resize(lines * samples);
@@ -472,7 +480,7 @@ void CudaRda::run_fused(SampleType type, const void* d_raw, float2* d_out) {
   SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
   az_fwd_.exec(work_.get(), work_.get(), CUFFT_FORWARD);
   SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
-  launch_range_doppler_rows(n, work_.get(), a, c, rows_.get(), df, {sinc_.get(), taps_, fractions_}, band(),
+  launch_range_doppler_rows(n, work_.get(), a, c, rows_.get(), df, sinc(), band(),
                             twiddles_.get(), stream_, tensor_);
   SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
   az_inv_.exec(work_.get(), d_out, CUFFT_INVERSE);
@@ -492,7 +500,7 @@ void CudaRda::run_fp16_storage(SampleType type, const void* d_raw, float2* d_out
   forward.half_math = half_math_;
   launch_column_fft(a, column_threads_, w, n, w, n, n, false, forward, az_twiddles_.get(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
-  launch_range_doppler_rows_half(n, w, a, c, rows_.get(), df, {sinc_.get(), taps_, fractions_}, band(),
+  launch_range_doppler_rows_half(n, w, a, c, rows_.get(), df, sinc(), band(),
                                  twiddles_.get(), spectrum_max_.get(), row_factor3_.get(), half_math_, stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
   ColumnScaling inverse{row_factor3_.get(), nullptr, 1.0f};
@@ -527,7 +535,7 @@ void CudaRda::run_baseline(SampleType type, const void* d_raw, float2* d_out) {
     if (src_any_) launch_src_multiply(work_.get(), a, n, rows_.get(), df, 1.0f, stream_);
     SARFUSE_CUFFT(cufftExecC2C(rg_inv_, w, w, CUFFT_INVERSE));
   }
-  launch_rcmc(work_.get(), n, n, tmp_.get(), a, c, rows_.get(), {sinc_.get(), taps_, fractions_}, stream_);
+  launch_rcmc(work_.get(), n, n, tmp_.get(), a, c, rows_.get(), sinc(), stream_);
   launch_azimuth_filter(tmp_.get(), a, c, rows_.get(), band(), stream_);
   SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
   az_inv_.exec(tmp_.get(), d_out, CUFFT_INVERSE);

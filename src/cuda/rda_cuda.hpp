@@ -120,12 +120,15 @@ class CudaRda final : public PlanImpl {
   DeviceBuffer<unsigned> spectrum_max_;
   DeviceBuffer<float2> az_twiddles_;
   int taps_ = 8, fractions_ = 2048;
+  float sinc_abs_sum_ = 1.0f;
+  SincTableView sinc() const { return {sinc_.get(), taps_, fractions_, sinc_abs_sum_}; }
   // Range-dependent Doppler band (core::AzimuthFilter): per-column shift and window table; empty when
   // the centroid is the same at every range.
   DeviceBuffer<float> column_shift_, window_;
+  float window_max_ = 0.0f;
   AzimuthBandView band() const {
     return {column_shift_.get(), window_.get(), core::AzimuthFilter::kWindowIntervals,
-            1.0f / static_cast<float>(lines)};
+            1.0f / static_cast<float>(lines), window_max_};
   }
   bool src_any_ = false;
   bool range_by_cufft_ = false;

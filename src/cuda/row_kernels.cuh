@@ -73,12 +73,12 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   const bool active = slot.active;
   C32* s = slot.s;
   C32 v[E];
-  // Coalesced loads straight into the first pass's registers; zero padding happens here.
+  // Coalesced loads straight into the first pass's registers; zero padding happens here. One base
+  // index, so each load's address is the base plus a constant (per-load 64-bit addresses spilled).
+  const std::size_t base = static_cast<std::size_t>(line) * nr + tid;
 #pragma unroll
-  for (int q = 0; q < E; ++q) {
-    const int col = tid + q * T;
-    v[q] = (active && col < nr) ? load_raw<S>(raw, static_cast<std::size_t>(line) * nr + col) : C32{0.f, 0.f};
-  }
+  for (int q = 0; q < E; ++q)
+    v[q] = (active && tid + q * T < nr) ? load_raw<S>(raw, base + q * T) : C32{0.f, 0.f};
   if constexpr (HalfMath) {  // --precision fp16: the butterflies in FP16 arithmetic
     __shared__ float red_fft[32 * BlockShape<N>::lines];
     fft::block_fft_forward_fp16<N, E>(v, s, tw, tid, [&](float x) { return fft::line_group_max<T>(x, red_fft); });
@@ -203,13 +203,57 @@ __device__ __forceinline__ C32 unit_phasor(double phase) {
   return {cs, sn};
 }
 
-// SRC factor exp(-j pi q f^2) at range-frequency bin m of n; the phase is small (radians), formed in
-// float64 and evaluated by sincospi.
+// exp(j pi x) for a float64 phase x in half-turns, reduced modulo one turn in float64 first.
+__device__ __forceinline__ C32 unit_phasor_halfturns(double x) {
+  float sn, cs;
+  sincospif(static_cast<float>(x - 2.0 * rint(0.5 * x)), &sn, &cs);
+  return {cs, sn};
+}
+
+// The SRC factors exp(-j pi Q m^2) (Q = src_inverse_rate df^2; m the signed range-frequency bin) of the
+// E bins tid + q T a thread holds, q < E, bins at and above N/2 negative (m - N). With m = tid + k T,
+// Q m^2 = Q tid^2 + 2 Q T tid k + Q T^2 k^2: a per-thread anchor, the k-th power of a per-thread step
+// (from its powers 1, 2, 4 and 8, each evaluated directly), and the line's table of the k^2 term
+// (chirp[k + 8], |k| <= 8): five sincospi per thread instead of E, a handful of roundings per factor.
+template <int N, int E>
+struct SrcFactors {
+  static constexpr int T = N / E;
+  C32 anchor, step_pow2[4];
+  // The line's table, by its first 16 threads (read after a barrier).
+  __device__ static void fill_chirp(C32* chirp, int tid, double q_df2) {
+    if (tid < 16) chirp[tid] = unit_phasor_halfturns(-q_df2 * static_cast<double>(T) * T * (tid - 8) * (tid - 8));
+  }
+  __device__ SrcFactors(int tid, double q_df2) {
+    anchor = unit_phasor_halfturns(-q_df2 * static_cast<double>(tid) * tid);
+    const double beta = -2.0 * q_df2 * T * tid;
+#pragma unroll
+    for (int b = 0; b < 4; ++b) step_pow2[b] = unit_phasor_halfturns(beta * (1 << b));
+  }
+  // k of element q: q below N/2, q - E at and above (only the middle element of an odd E depends on tid).
+  __device__ static int step_index(int tid, int q) {
+    if (E % 2 == 1 && q == E / 2) return tid + q * T < N / 2 ? q : q - E;
+    return 2 * q < E ? q : q - E;
+  }
+  __device__ C32 factor(int tid, int q, const C32* chirp) const {
+    const int k = step_index(tid, q), a = k < 0 ? -k : k;
+    C32 p = anchor;  // anchor x step^|k|, then conj(step^|k|) = step^k for k < 0 (unit phasors)
+    C32 s{1.f, 0.f};
+    bool first = true;
+#pragma unroll
+    for (int b = 0; b < 4; ++b)
+      if (a & (1 << b)) {
+        s = first ? step_pow2[b] : s * step_pow2[b];
+        first = false;
+      }
+    if (!first) p = anchor * (k < 0 ? fft::conj(s) : s);
+    return p * chirp[k + 8];
+  }
+};
+
+// The SRC factor of range-frequency bin m of n alone (the unfused baseline's per-element pass).
 __device__ __forceinline__ C32 src_factor(int m, int n, double q, double df) {
   const double f = static_cast<double>(m < n / 2 ? m : m - n) * df;
-  float sn, cs;
-  sincospif(static_cast<float>(-q * f * f), &sn, &cs);
-  return {cs, sn};
+  return unit_phasor_halfturns(-q * f * f);
 }
 
 // Windowed-sinc interpolation of a circular row at position p (taps from `row(index)`), the weights
@@ -265,8 +309,7 @@ __device__ __forceinline__ C32 rcmc_sample(RowAt row_at, double p, const float* 
 template <int N, class Io = float2, bool HalfMath = false, bool Tensor = false>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
     range_doppler_kernel(Io* __restrict__ work, int lines, int nr, const core::DopplerRow* __restrict__ rows,
-                         double df, const float* __restrict__ sinc, int taps, int fractions,
-                         AzimuthBandView band, const float2* __restrict__ tw,
+                         double df, SincTableView sinc, AzimuthBandView band, const float2* __restrict__ tw,
                          const unsigned* __restrict__ spectrum_max_bits = nullptr, float* __restrict__ row_factor = nullptr) {
   extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
   constexpr int E = fft::kElems<N>, T = N / E;
@@ -276,33 +319,63 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   const bool active = slot.active;
   C32* s = slot.s;
   const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
+  // The azimuth phasor of output c + i T is that of c times exp(j az_phase_step i T): the line's E
+  // steps in float64 once, instead of a float64 phase and a sincos per output. (Read after the FFT's
+  // barriers.)
+  __shared__ C32 az_step[BlockShape<N>::lines][E];
+  if (tid < E) az_step[threadIdx.y][tid] = unit_phasor(row.az_phase_step * (static_cast<double>(T) * tid));
   Io* line = work + static_cast<std::size_t>(active ? k : 0) * N;
   float in_factor = 1.0f;
   if constexpr (kHalf)
     in_factor = 1.0f / fft::half_storage_scale(fft::half_column_fft_gain(lines) *
                                                fft::read_max_nonnegative(spectrum_max_bits));
+  // Every load first and unconditionally (an inactive line reads row 0 and never stores): loads behind
+  // a branch were issued one at a time, each waited for (16 global-memory latencies per line).
   C32 v[E];
 #pragma unroll
   for (int q = 0; q < E; ++q) {
-    const int m = tid + q * T;
-    C32 x{0.f, 0.f};
-    if (active) {
-      if constexpr (kHalf) x = fft::load_scaled(line + m, in_factor);
-      else x = to_c32(line[m]);
-    }
-    if (row.src_inverse_rate != 0.0) x = x * src_factor(m, N, row.src_inverse_rate, df);
-    v[q] = fft::conj(x);
+    if constexpr (kHalf) v[q] = fft::load_scaled(line + tid + q * T, in_factor);
+    else v[q] = to_c32(line[tid + q * T]);
   }
+  __shared__ C32 src_chirp[BlockShape<N>::lines][16];
+  const double q_df2 = row.src_inverse_rate * df * df;
+  SrcFactors<N, E>::fill_chirp(src_chirp[threadIdx.y], tid, q_df2);
+  __syncthreads();
+  if (row.src_inverse_rate != 0.0) {
+    const SrcFactors<N, E> src(tid, q_df2);
+#pragma unroll
+    for (int q = 0; q < E; ++q) v[q] = v[q] * src.factor(tid, q, src_chirp[threadIdx.y]);
+  }
+#pragma unroll
+  for (int q = 0; q < E; ++q) v[q] = fft::conj(v[q]);
   if constexpr (HalfMath) {  // --precision fp16: the butterflies in FP16 arithmetic
     __shared__ float red_fft[32 * BlockShape<N>::lines];
     fft::block_fft_forward_fp16<N, E>(v, s, tw, tid, [&](float x) { return fft::line_group_max<T>(x, red_fft); });
   } else {
     fft::block_fft_forward<N, E, float, Tensor>(v, s, tw, tid);  // with the conj around it: the range IFFT
   }
+  // FP16 storage: every output component is at most sqrt(2) max|x| sum|w| weight (x the IFFT's row, w
+  // the interpolation weights): the line's scale follows from that bound, known before the first output,
+  // so each output is stored as soon as it is computed (holding the line's outputs to find their largest
+  // spilled registers). The bound exceeds the outputs' largest component by a few times at most, a
+  // couple of FP16's 30 normal binades.
+  float out_scale = 1.0f;
+  if constexpr (kHalf) {
+    __shared__ float red[32 * BlockShape<N>::lines];
+    float m = 0.0f;
+#pragma unroll
+    for (int q = 0; q < E; ++q) m = fmaxf(m, fft::max_component(v[q]));
+    m = fft::line_group_max<T>(m, red);
+    const float weight = band.column_shift == nullptr ? fabsf(static_cast<float>(row.weight))
+                                                      : band.window_max * band.inv_lines;
+    out_scale = fft::half_storage_scale(m * 1.41421357f * sinc.abs_sum_max * weight);
+    if (active && tid == 0) row_factor[k] = 1.0f / out_scale;
+  }
   __syncthreads();                             // the FFT's last reads of s are done
 #pragma unroll
   for (int q = 0; q < E; ++q) s[fft::smem_index(tid + q * T)] = fft::conj(v[q]);
   __syncthreads();
+  if (!active) return;
   auto row_at = [s](int i) {
     if constexpr (fft::is_pow2(N)) {
       i &= N - 1;
@@ -312,37 +385,19 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
     }
     return s[fft::smem_index(i)];
   };
-  auto output = [&](int c) {
+  const C32 az0 = unit_phasor(row.az_phase0 + row.az_phase_step * tid);
+  const C32* step = az_step[threadIdx.y];
+#pragma unroll
+  for (int i = 0; i < E; ++i) {  // nr <= N: at most E outputs per thread
+    const int c = tid + i * T;
+    if (c >= nr) break;
     C32 out{0.f, 0.f};
     if (row.weight != 0.0) {
-      const C32 acc = rcmc_sample(row_at, row.rcmc_offset + row.rcmc_slope * c, sinc, taps, fractions);
-      const C32 ph = fft::scale(unit_phasor(row.az_phase0 + row.az_phase_step * c), band_weight(row, c, band));
-      out = acc * ph;
+      const C32 acc = rcmc_sample(row_at, row.rcmc_offset + row.rcmc_slope * c, sinc.weights, sinc.taps, sinc.fractions);
+      out = acc * fft::scale(az0 * step[i], band_weight(row, c, band));
     }
-    return out;
-  };
-  if constexpr (kHalf) {
-    __shared__ float red[32 * BlockShape<N>::lines];
-    C32 o[E];  // nr <= N: at most E outputs per thread
-    float m = 0.0f;
-#pragma unroll
-    for (int i = 0; i < E; ++i) {
-      const int c = tid + i * T;
-      o[i] = (active && c < nr) ? output(c) : C32{0.f, 0.f};
-      m = fmaxf(m, fft::max_component(o[i]));
-    }
-    m = fft::line_group_max<T>(m, red);
-    if (!active) return;
-    const float sc = fft::half_storage_scale(m);
-    if (tid == 0) row_factor[k] = 1.0f / sc;
-#pragma unroll
-    for (int i = 0; i < E; ++i) {
-      const int c = tid + i * T;
-      if (c < nr) fft::store_scaled(line + c, o[i], sc);
-    }
-  } else {
-    if (!active) return;
-    for (int c = tid; c < nr; c += T) line[c] = to_float2(output(c));
+    if constexpr (kHalf) fft::store_scaled(line + c, out, out_scale);
+    else line[c] = to_float2(out);
   }
 }
 
