@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 
@@ -804,68 +805,91 @@ TEST(CudaPrecision, Fp16StorageRefusesWhatItCannotRun) {
 
 // The column kernel with FP16 storage on both sides and the scaling of the RDA: rows stored with their
 // own factors in, the output scaled from a recorded bound; against float64 of the true values.
-TEST(CudaColumnFft, Fp16StorageWithRowFactorsMatchesFloat64) {
-  REQUIRE_GPU();
-  for (int n : {256, 1024, 4096, 16384}) {
-    const int cols = 37;
-    const auto x = test::random_complex(static_cast<std::size_t>(n) * cols, 77 + n);
-    // Row i stored times 2^(i % 7 - 3) * 1000 (its "line scale"), the factor to undo it in row_factor.
-    std::vector<__half2> h(x.size());
-    std::vector<float> row_factor(n);
-    float maxc = 0;
-    std::vector<std::complex<double>> truth(x.size());
-    for (int i = 0; i < n; ++i) {
-      const float sc = std::ldexp(1000.0f, i % 7 - 3);
-      row_factor[i] = 1.0f / sc;
-      for (int c = 0; c < cols; ++c) {
-        const std::size_t k = static_cast<std::size_t>(i) * cols + c;
-        h[k] = __floats2half2_rn(float(x[k].real()) * sc, float(x[k].imag()) * sc);
-        const float2 back = __half22float2(h[k]);
-        truth[k] = {back.x / sc, back.y / sc};  // what was stored, in true units
-        maxc = std::max({maxc, std::abs(float(truth[k].real())), std::abs(float(truth[k].imag()))});
-      }
-    }
-    std::vector<std::complex<double>> ref(x.size());
-    for (int c = 0; c < cols; ++c) {
-      std::vector<std::complex<double>> col(n);
-      for (int i = 0; i < n; ++i) col[i] = truth[static_cast<std::size_t>(i) * cols + c];
-      core::FftPlan<double> f({n, 1, 1, n}, core::FftDirection::forward, col.data(), col.data(), FftPlanning::estimate);
-      f.execute(col.data(), col.data());
-      for (int i = 0; i < n; ++i) ref[static_cast<std::size_t>(i) * cols + c] = col[i];
-    }
-    auto d_in = to_device(h);
-    auto d_rf = to_device(row_factor);
-    unsigned bits = 0;
-    std::memcpy(&bits, &maxc, 4);
-    auto d_max = to_device(std::vector<unsigned>{bits});
-    auto d_tw = to_device(cuda::fft_twiddle_table(n));
-    DeviceBuffer<__half2> d_out(x.size());
-    DeviceBuffer<float2> d_out32(x.size());
-    const float gain = cuda::fft::half_column_fft_gain(n);
-    const float so = cuda::fft::half_storage_scale(gain * maxc);
-    for (int threads : {512, 1024}) {
-      SARFUSE_CUDA(cudaMemset(d_out.get(), 0xFF, d_out.bytes()));
-      cuda::launch_column_fft(n, threads, d_in.get(), cols, d_out.get(), cols, cols, false,
-                              cuda::ColumnScaling{d_rf.get(), d_max.get(), gain}, d_tw.get(), nullptr);
-      poison(d_out32);
-      cuda::launch_column_fft(n, threads, d_in.get(), cols, d_out32.get(), cols, cols, false,
-                              cuda::ColumnScaling{d_rf.get(), nullptr, 1.0f}, d_tw.get(), nullptr);
-      SARFUSE_CUDA(cudaDeviceSynchronize());
-      const auto got = to_host(d_out);
-      const auto got32 = to_host(d_out32);
-      expect_all_finite(got32, "column FFT fp16 -> fp32");
-      std::vector<std::complex<double>> g(got.size()), g32(got.size());
-      for (std::size_t k = 0; k < g.size(); ++k) {
-        const float2 f = __half22float2(got[k]);
-        g[k] = {f.x / so, f.y / so};
-        g32[k] = {got32[k].x, got32[k].y};
-      }
-      const double e16 = test::rel_l2(g, ref), e32 = test::rel_l2(g32, ref);
-      std::printf("column FFT %5d lines, %4d threads: FP16 out %.2e, FP32 out %.2e relative L2\n", n, threads, e16, e32);
-      EXPECT_LT(e16, 1e-3) << n;   // one FP16 rounding of the output (2^-12 relative per component)
-      EXPECT_LT(e32, 2e-6) << n;   // FP32 arithmetic on exact inputs
+// FP16 columns with per-row factors (pass 2 of --precision fp16-storage) against float64, to FP16 and to
+// complex64; `pitch` > `cols` leaves columns the kernel must not touch (checked still poisoned).
+static void check_fp16_columns(int n, int cols, int pitch) {
+  const auto x = test::random_complex(static_cast<std::size_t>(n) * pitch, 77 + n + cols);
+  // Row i stored times 2^(i % 7 - 3) * 1000 (its "line scale"), the factor to undo it in row_factor.
+  std::vector<__half2> h(x.size());
+  std::vector<float> row_factor(n);
+  float maxc = 0;
+  std::vector<std::complex<double>> truth(x.size());
+  for (int i = 0; i < n; ++i) {
+    const float sc = std::ldexp(1000.0f, i % 7 - 3);
+    row_factor[i] = 1.0f / sc;
+    for (int c = 0; c < pitch; ++c) {
+      const std::size_t k = static_cast<std::size_t>(i) * pitch + c;
+      h[k] = __floats2half2_rn(float(x[k].real()) * sc, float(x[k].imag()) * sc);
+      const float2 back = __half22float2(h[k]);
+      truth[k] = {back.x / sc, back.y / sc};  // what was stored, in true units
+      if (c < cols) maxc = std::max({maxc, std::abs(float(truth[k].real())), std::abs(float(truth[k].imag()))});
     }
   }
+  std::vector<std::complex<double>> ref(static_cast<std::size_t>(n) * cols);
+  for (int c = 0; c < cols; ++c) {
+    std::vector<std::complex<double>> col(n);
+    for (int i = 0; i < n; ++i) col[i] = truth[static_cast<std::size_t>(i) * pitch + c];
+    core::FftPlan<double> f({n, 1, 1, n}, core::FftDirection::forward, col.data(), col.data(), FftPlanning::estimate);
+    f.execute(col.data(), col.data());
+    for (int i = 0; i < n; ++i) ref[static_cast<std::size_t>(i) * cols + c] = col[i];
+  }
+  auto d_in = to_device(h);
+  auto d_rf = to_device(row_factor);
+  unsigned bits = 0;
+  std::memcpy(&bits, &maxc, 4);
+  auto d_max = to_device(std::vector<unsigned>{bits});
+  auto d_tw = to_device(cuda::fft_twiddle_table(n));
+  DeviceBuffer<__half2> d_out(x.size());
+  DeviceBuffer<float2> d_out32(x.size());
+  const float gain = cuda::fft::half_column_fft_gain(n);
+  const float so = cuda::fft::half_storage_scale(gain * maxc);
+  for (int threads : {512, 1024}) {
+    SARFUSE_CUDA(cudaMemset(d_out.get(), 0xFF, d_out.bytes()));
+    cuda::launch_column_fft(n, threads, d_in.get(), pitch, d_out.get(), pitch, cols, false,
+                            cuda::ColumnScaling{d_rf.get(), d_max.get(), gain}, d_tw.get(), nullptr);
+    poison(d_out32);
+    cuda::launch_column_fft(n, threads, d_in.get(), pitch, d_out32.get(), pitch, cols, false,
+                            cuda::ColumnScaling{d_rf.get(), nullptr, 1.0f}, d_tw.get(), nullptr);
+    SARFUSE_CUDA(cudaDeviceSynchronize());
+    const auto got = to_host(d_out);
+    const auto got32 = to_host(d_out32);
+    std::vector<std::complex<double>> g(ref.size()), g32(ref.size());
+    std::size_t touched = 0;
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < pitch; ++c) {
+        const std::size_t k = static_cast<std::size_t>(i) * pitch + c;
+        if (c >= cols) {  // outside the transformed columns: still the poison
+          std::uint32_t w16 = 0, w32[2] = {};
+          std::memcpy(&w16, &got[k], 4);
+          std::memcpy(w32, &got32[k], 8);
+          touched += w16 != 0xFFFFFFFFu || w32[0] != 0xFFFFFFFFu || w32[1] != 0xFFFFFFFFu;
+          continue;
+        }
+        const float2 f = __half22float2(got[k]);
+        g[static_cast<std::size_t>(i) * cols + c] = {f.x / so, f.y / so};
+        g32[static_cast<std::size_t>(i) * cols + c] = {got32[k].x, got32[k].y};
+      }
+    EXPECT_EQ(std::count_if(g32.begin(), g32.end(), [](auto z) { return !std::isfinite(z.real()) || !std::isfinite(z.imag()); }), 0)
+        << "column FFT fp16 -> fp32: unwritten (poisoned) or non-finite outputs";
+    const double e16 = test::rel_l2(g, ref), e32 = test::rel_l2(g32, ref);
+    std::printf("column FFT %5d lines, %4d cols (pitch %4d), %4d threads: FP16 out %.2e, FP32 out %.2e relative L2\n",
+                n, cols, pitch, threads, e16, e32);
+    EXPECT_LT(e16, 1e-3) << n;  // one FP16 rounding of the output (2^-12 relative per component)
+    EXPECT_LT(e32, 2e-6) << n;  // FP32 arithmetic on exact inputs
+    EXPECT_EQ(touched, 0u) << "elements outside the " << cols << " columns were written";
+  }
+}
+
+TEST(CudaColumnFft, Fp16StorageWithRowFactorsMatchesFloat64) {
+  REQUIRE_GPU();
+  for (int n : {256, 1024, 4096, 16384}) check_fp16_columns(n, 37, 37);  // unaligned rows: one group per block
+}
+
+// A wide array (more column groups than the GPU runs at once, a partial last group) whose pitch
+// exceeds the columns transformed: the columns past them stay untouched.
+TEST(CudaColumnFft, Fp16ColumnsOfAWideArrayLeaveTheRestUntouched) {
+  REQUIRE_GPU();
+  for (int n : {256, 1024, 4096}) check_fp16_columns(n, 1197, 1200);
 }
 
 // --plan measure on a focusing plan: the azimuth FFTs are timed (cuFFT strided vs the column kernel),
