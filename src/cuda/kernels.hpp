@@ -65,7 +65,8 @@ void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const 
 
 // ---- FP16 storage between the passes (--precision fp16-storage; cuda/fft/storage.hpp) ----
 // Pass 1 and pass 3 hold a whole line on chip, so each stores its line times its own power of two
-// (the line's largest component -> kHalfStorageTarget) and writes what undoes it to row_factor[line];
+// (pass 1: the line's largest component -> kHalfStorageTarget; pass 3: a bound on its outputs, see
+// range_doppler_kernel) and writes what undoes it to row_factor[line];
 // pass 1 also records the largest component of the whole spectrum (true units) in *max_bits (a
 // non-negative float's bits, atomicMax), which bounds pass 2's output: an N-point FFT grows a
 // component by at most N sqrt(2). Pass 2 and pass 4 (column_fft) read the row factors.
