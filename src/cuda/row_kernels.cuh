@@ -236,16 +236,11 @@ struct SrcFactors {
   }
   __device__ C32 factor(int tid, int q, const C32* chirp) const {
     const int k = step_index(tid, q), a = k < 0 ? -k : k;
-    C32 p = anchor;  // anchor x step^|k|, then conj(step^|k|) = step^k for k < 0 (unit phasors)
-    C32 s{1.f, 0.f};
-    bool first = true;
-#pragma unroll
-    for (int b = 0; b < 4; ++b)
-      if (a & (1 << b)) {
-        s = first ? step_pow2[b] : s * step_pow2[b];
-        first = false;
-      }
-    if (!first) p = anchor * (k < 0 ? fft::conj(s) : s);
+    C32 p = anchor;  // anchor x step^|k|, conj(step^|k|) = step^k for k < 0 (unit phasors)
+    if (a != 0) {
+      const C32 s = fft::power_from_pow2(step_pow2, a);
+      p = anchor * (k < 0 ? fft::conj(s) : s);
+    }
     return p * chirp[k + 8];
   }
 };

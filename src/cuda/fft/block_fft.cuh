@@ -42,6 +42,21 @@ __device__ __forceinline__ Cx<T> twiddle_as(float2 w) {
   return {static_cast<T>(w.x), static_cast<T>(w.y)};
 }
 
+// w^r for 1 <= r < 16 from p2 = {w, w^2, w^4, w^8}: at most three products (r a compile-time constant
+// after unrolling folds the selection away).
+template <class A>
+__device__ __forceinline__ Cx<A> power_from_pow2(const Cx<A> (&p2)[4], int r) {
+  Cx<A> w = p2[0];
+  bool first = true;
+#pragma unroll
+  for (int e = 0; e < 4; ++e)
+    if (r & (1 << e)) {
+      w = first ? p2[e] : w * p2[e];
+      first = false;
+    }
+  return w;
+}
+
 // x[r] *= exp(-2 pi i r (j mod ns) / (R ns)) for the inputs of butterfly j of a Stockham pass (table
 // `tw` of exp(-2 pi i k / N)): w^r for r < R from the exact table values w, w^2, w^4, w^8 and at most
 // three products: 4 scattered table reads instead of R - 1, each factor within a few ulp.
@@ -53,17 +68,7 @@ __device__ __forceinline__ void stockham_twiddle_mul(Cx<A>* x, int j, const floa
 #pragma unroll
     for (int e = 0; e < 4; ++e) p2[e] = twiddle_as<A>((1 << e) < R ? __ldg(tw + (a << e)) : make_float2(1.f, 0.f));
 #pragma unroll
-    for (int r = 1; r < R; ++r) {
-      Cx<A> w = twiddle_as<A>(make_float2(1.f, 0.f));
-      bool first = true;
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        if (r & (1 << e)) {
-          w = first ? p2[e] : w * p2[e];
-          first = false;
-        }
-      x[r] = x[r] * w;
-    }
+    for (int r = 1; r < R; ++r) x[r] = x[r] * power_from_pow2(p2, r);
   }
 }
 
