@@ -194,6 +194,12 @@ bool nice_length_runs(int n, const FocusOptions& o) {
          (o.pipeline == Pipeline::fused || o.pipeline == Pipeline::cufft_unfused ||
           o.pipeline == Pipeline::cufft_callback);
 }
+// The power-of-two range FFT length for a linear convolution of `linear` samples (at least 256).
+std::size_t pow2_range_length(std::size_t linear) {
+  std::size_t p = 256;
+  while (p < linear) p *= 2;
+  return p;
+}
 std::string nice_sizes_text() {
   std::string t;
   for (int n : fft::kNiceRowSizes) t += (t.empty() ? "" : ", ") + std::to_string(n);
@@ -202,9 +208,8 @@ std::string nice_sizes_text() {
 }  // namespace
 
 std::size_t smallest_nice_length(std::size_t linear, const FocusOptions& o) {
-  std::size_t p = 256;
-  while (p < linear) p *= 2;
-  for (int n : fft::kNiceRowSizes)
+  const std::size_t p = pow2_range_length(linear);
+  for (int n : fft::kNiceRowSizes)  // ascending
     if (static_cast<std::size_t>(n) >= linear && static_cast<std::size_t>(n) < p && nice_length_runs(n, o))
       return static_cast<std::size_t>(n);
   return 0;
@@ -213,8 +218,7 @@ std::size_t smallest_nice_length(std::size_t linear, const FocusOptions& o) {
 std::size_t measure_range_fft_length(const RadarParams& radar, std::size_t lines, std::size_t samples,
                                      const FocusOptions& o, std::string* note) {
   const std::size_t linear = samples + static_cast<std::size_t>(radar.replica_length()) - 1;
-  std::size_t p = 256;
-  while (p < linear) p *= 2;
+  const std::size_t p = pow2_range_length(linear);
   const std::size_t nice = smallest_nice_length(linear, o);
   if (nice == 0) return range_fft_length(linear, o);
   cudaDeviceProp prop{};
@@ -270,13 +274,8 @@ bool range_length_runs(std::size_t n, const FocusOptions& o) {
 constexpr double kNiceLengthPays = 0.8;
 
 std::size_t range_fft_length(std::size_t linear, const FocusOptions& o) {
-  std::size_t p = 256;
-  while (p < linear) p *= 2;
-  for (int n : fft::kNiceRowSizes)
-    if (static_cast<std::size_t>(n) >= linear && static_cast<double>(n) <= kNiceLengthPays * static_cast<double>(p) &&
-        nice_length_runs(n, o))
-      return static_cast<std::size_t>(n);
-  return p;
+  const std::size_t p = pow2_range_length(linear), nice = smallest_nice_length(linear, o);
+  return nice != 0 && static_cast<double>(nice) <= kNiceLengthPays * static_cast<double>(p) ? nice : p;
 }
 
 CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft)

@@ -9,16 +9,14 @@
 
 namespace sarfuse::cuda::fft {
 
-__device__ __forceinline__ C32 load_c32(const float2* p) {
+__device__ __forceinline__ C32 load_scaled(const float2* p, float factor) {
   const float2 a = *p;
-  return {a.x, a.y};
+  return {a.x * factor, a.y * factor};
 }
-__device__ __forceinline__ C32 load_c32(const __half2* p) {
+__device__ __forceinline__ C32 load_scaled(const __half2* p, float factor) {
   const float2 a = __half22float2(*p);
-  return {a.x, a.y};
+  return {a.x * factor, a.y * factor};
 }
-__device__ __forceinline__ C32 load_scaled(const float2* p, float factor) { return scale(load_c32(p), factor); }
-__device__ __forceinline__ C32 load_scaled(const __half2* p, float factor) { return scale(load_c32(p), factor); }
 __device__ __forceinline__ void store_scaled(float2* p, C32 v, float factor) {
   *p = make_float2(v.re * factor, v.im * factor);
 }
