@@ -241,13 +241,16 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   fo.backend = Backend::cuda;
   fo.src = SrcMode::on;
   fo.threads = 1;
-  std::vector<StageTimes> med(9);  // 6: fused, --precision fp16; 7: fused at the nice range FFT length; 8: tf32x3
+  // 6: fused, --precision fp16; 7: fused at the nice range FFT length; 8: tf32x3; 9: fp16-storage at the
+  // nice length (the length `focus` gives both modes at this shape).
+  std::vector<StageTimes> med(10);
   std::string measured_azimuth;  // the sixth run: fused, fp32, --plan measure (no wisdom file)
   bool transposed = false, range_by_cufft = false;
   // The fifth run: the fused pipeline with --precision fp16-storage (where it applies).
   const bool fp16_applies = cuda::own_fft_supports(static_cast<int>(nfft_lin)) && cuda::column_fft_supports(static_cast<int>(na));
-  const Pipeline pipes[9] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv,
-                             Pipeline::fused, Pipeline::fused, Pipeline::fused, Pipeline::fused, Pipeline::fused};
+  const Pipeline pipes[10] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv,
+                              Pipeline::fused, Pipeline::fused, Pipeline::fused, Pipeline::fused, Pipeline::fused,
+                              Pipeline::fused};
   const bool tensor_applies = nfft_lin >= 512 && cuda::own_fft_supports(static_cast<int>(nfft_lin));
   // The eighth run: the fused FP32 chain at the smallest nice range FFT length (which `focus` takes
   // where it is at most 0.8 of the power of two, or where --plan measure finds it faster).
@@ -255,18 +258,19 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   fused32.backend = Backend::cuda;
   const std::size_t nfft_nice = cuda::smallest_nice_length(nr + L - 1, fused32);
   const bool nice_applies = nfft_nice != 0 && nfft_nice < nfft_lin;
-  for (int pi = 0; pi < 9; ++pi) {
+  for (int pi = 0; pi < 10; ++pi) {
     if ((pi == 2 && !callback_unavailable.empty()) || (pi == 3 && !vkfft_unavailable.empty()) ||
-        ((pi == 4 || pi == 6) && !fp16_applies) || (pi == 7 && !nice_applies) || (pi == 8 && !tensor_applies))
+        ((pi == 4 || pi == 6) && !fp16_applies) || (pi == 7 && !nice_applies) || (pi == 8 && !tensor_applies) ||
+        (pi == 9 && !(nice_applies && fp16_applies)))
       continue;
     fo.pipeline = pipes[pi];
-    fo.precision = pi == 4   ? Precision::fp16_storage
+    fo.precision = pi == 4 || pi == 9 ? Precision::fp16_storage
                    : pi == 6 ? Precision::fp16
                    : pi == 8 ? Precision::tf32x3
                              : Precision::fp32;
     fo.fft_planning = pi == 5 ? FftPlanning::measure : FftPlanning::estimate;
     fo.wisdom_path = "-";
-    cuda::CudaRda rda(radar, na, nr, fo, pi == 7 ? nfft_nice : nfft_lin);
+    cuda::CudaRda rda(radar, na, nr, fo, pi == 7 || pi == 9 ? nfft_nice : nfft_lin);
     if (pi == 5) measured_azimuth = rda.azimuth_fft_name();
     if (pi == 0) {
       transposed = rda.azimuth_transposed();
@@ -409,6 +413,19 @@ std::string bench_cuda(const CudaBenchOptions& o) {
     js["precision"] = {{"stages", jp}, {"fp32_ms", tf}, {"fp16_storage_ms", t16}, {"speedup", tf / t16},
                        {"fp16_ms", tm}, {"fp16_speedup", tf / tm},
                        {"fp16_storage_floor_ms", total16 / (copy_gbs * 1e9) * 1e3}};
+    if (nice_applies) {  // both modes at the nice length, as `focus` runs them at this shape
+      const double t32n = med[7].total * 1e3, t16n = med[9].total * 1e3;
+      std::snprintf(line, sizeof line,
+                    "  at the nice range FFT length %zu: fp32 %.3f ms, fp16-storage %.3f ms (%.2fx); fp16-storage "
+                    "stages %.3f / %.3f / %.3f / %.3f ms\n",
+                    nfft_nice, t32n, t16n, t32n / t16n, med[9].range_compress * 1e3, med[9].azimuth_fft * 1e3,
+                    med[9].range_doppler * 1e3, med[9].azimuth_ifft * 1e3);
+      out << line;
+      js["precision"]["nice_length"] = {{"range_fft", nfft_nice}, {"fp32_ms", t32n}, {"fp16_storage_ms", t16n},
+                                        {"speedup", t32n / t16n},
+                                        {"fp16_storage_stages_ms", {med[9].range_compress * 1e3, med[9].azimuth_fft * 1e3,
+                                                                    med[9].range_doppler * 1e3, med[9].azimuth_ifft * 1e3}}};
+    }
   } else {
     out << "precision modes: fp16-storage does not apply to this shape (power-of-two lines 256..16384 and a one-block "
            "range FFT)\n";

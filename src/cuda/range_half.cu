@@ -1,4 +1,4 @@
-// Passes 1 and 3 with FP16 storage (--precision fp16-storage / fp16).
+// Passes 1 and 3 with FP16 storage (--precision fp16-storage / fp16; fp16-storage also at the nice lengths).
 #include "cuda/row_kernels.cuh"
 
 namespace sarfuse::cuda {
@@ -6,7 +6,7 @@ namespace sarfuse::cuda {
 void launch_range_spectrum_half(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
                                 const float2* tw, __half2* out, float* row_factor, unsigned* max_bits, bool half_math,
                                 cudaStream_t stream) {
-  dispatch_size(nfft, [&]<int N>() {
+  dispatch_row_size(nfft, [&]<int N>() {
     dispatch_type(type, [&]<SampleType S>() {
       auto go = [&]<bool H>() {
         const void* k = reinterpret_cast<const void*>(&range_kernel<N, S, false, __half2, H>);
@@ -15,8 +15,7 @@ void launch_range_spectrum_half(int nfft, SampleType type, const void* raw, int 
             raw, lines, nr, filter, tw, out, N, N, row_factor, max_bits);
         SARFUSE_LAUNCHED("range_spectrum_half");
       };
-      if (half_math) go.template operator()<true>();
-      else go.template operator()<false>();
+      with_half_math_flag<N>(half_math, go);
     });
   });
 }
@@ -25,15 +24,14 @@ void launch_range_doppler_rows_half(int nfft, __half2* work, int lines, int nr, 
                                     double df, SincTableView sinc, AzimuthBandView band, const float2* tw,
                                     const unsigned* spectrum_max_bits, float* row_factor, bool half_math,
                                     cudaStream_t stream) {
-  dispatch_size(nfft, [&]<int N>() {
+  dispatch_row_size(nfft, [&]<int N>() {
     auto go = [&]<bool H>() {
       set_smem<N>(reinterpret_cast<const void*>(&range_doppler_kernel<N, __half2, H>));
       range_doppler_kernel<N, __half2, H><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
           work, lines, nr, rows, df, sinc, band, tw, spectrum_max_bits, row_factor);
       SARFUSE_LAUNCHED("range_doppler_rows_half");
     };
-    if (half_math) go.template operator()<true>();
-    else go.template operator()<false>();
+    with_half_math_flag<N>(half_math, go);
   });
 }
 

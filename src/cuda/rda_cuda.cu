@@ -187,12 +187,14 @@ std::size_t CudaRda::required_device_bytes(std::size_t lines, std::size_t sample
 }
 
 namespace {
-// Whether a nice (non-power-of-two) range FFT length can run: the FP32 fused chain's row kernels are
-// compiled for them, and cuFFT takes any length.
+// Whether a nice (non-power-of-two) range FFT length can run: the row kernels with FP32 butterflies
+// (the FP32 chain's and fp16-storage's) are compiled for them, and cuFFT takes any length. FP16
+// butterflies (--precision fp16) and the tensor-core passes are powers of two only.
 bool nice_length_runs(int n, const FocusOptions& o) {
-  return fft::is_nice_row_size(n) && o.precision == Precision::fp32 &&
-         (o.pipeline == Pipeline::fused || o.pipeline == Pipeline::cufft_unfused ||
-          o.pipeline == Pipeline::cufft_callback);
+  if (!fft::is_nice_row_size(n)) return false;
+  if (o.precision == Precision::fp16_storage) return o.pipeline == Pipeline::fused;
+  return o.precision == Precision::fp32 && (o.pipeline == Pipeline::fused || o.pipeline == Pipeline::cufft_unfused ||
+                                            o.pipeline == Pipeline::cufft_callback);
 }
 // The power-of-two range FFT length for a linear convolution of `linear` samples (at least 256).
 std::size_t pow2_range_length(std::size_t linear) {
@@ -299,8 +301,8 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   }
   if (!range_length_runs(nfft, options))
     throw Error("--backend cuda: range FFT length " + std::to_string(nfft) +
-                " must be a power of two >= 256, or (--precision fp32, pipeline fused, cufft-unfused or "
-                "cufft-callback) one of " + nice_sizes_text());
+                " must be a power of two >= 256, or (--precision fp32 with pipeline fused, cufft-unfused or "
+                "cufft-callback; --precision fp16-storage with pipeline fused) one of " + nice_sizes_text());
   range_by_cufft_ = options.pipeline == Pipeline::fused && !own_row_fft_supports(static_cast<int>(nfft));
   if (range_by_cufft_)
     notes = "range FFT length " + std::to_string(nfft) +
@@ -314,10 +316,11 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
                 std::to_string(n_fft) + ", " + to_string(opt.pipeline) + ")");
   if (tensor_) notes += "--precision tf32x3: range FFTs' radix-16 DFTs on the tensor cores (3xTF32)\n";
   half_math_ = opt.precision == Precision::fp16;
-  if (fp16_storage_ && (opt.pipeline != Pipeline::fused || !own_fft_supports(static_cast<int>(nfft)) ||
+  if (fp16_storage_ && (opt.pipeline != Pipeline::fused || !own_row_fft_supports(static_cast<int>(nfft)) ||
                         !column_fft_supports(static_cast<int>(na))))
     throw Error(std::string("--precision ") + to_string(opt.precision) +
-                ": needs the fused pipeline, a power-of-two range FFT of 256..16384 points (got " +
+                ": needs the fused pipeline, a range FFT of 256..16384 points, a power of two or (fp16-storage) one "
+                "of " + nice_sizes_text() + " (got " +
                 std::to_string(n_fft) + ") and a power-of-two line count in 256..16384 (got " + std::to_string(na) +
                 "; --azimuth linear with --block-lines picks one)");
   SARFUSE_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));

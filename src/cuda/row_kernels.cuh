@@ -423,6 +423,17 @@ void with_tensor_flag(bool tensor, Go&& go) {
   go.template operator()<false>();
 }
 
+// Calls go.template operator()<true>() for FP16 butterflies (--precision fp16, powers of two only) or
+// <false>() (FP32 butterflies on FP16 rows: --precision fp16-storage, any row size).
+template <int N, class Go>
+void with_half_math_flag(bool half_math, Go&& go) {
+  if constexpr (fft::is_pow2(N)) {
+    if (half_math) return go.template operator()<true>();
+  }
+  if (half_math) throw Error("--precision fp16: range FFT length " + std::to_string(N) + " is not a power of two");
+  go.template operator()<false>();
+}
+
 // The row kernels' sizes (fft::dispatch_pow2).
 template <class F>
 void dispatch_size(int n, F&& f) {

@@ -458,7 +458,9 @@ TEST(CudaNiceRange, ChainMatchesCpuFp64AtEachNiceLength) {
     EXPECT_EQ(make_plan(p.radar, raw.lines(), raw.samples(), cuda_options()).range_fft_size(), 2048u);
     EXPECT_EQ(make_plan(p.radar, 256, 2048, cuda_options()).range_fft_size(), 3072u);
     FocusOptions o16 = cuda_options();
-    o16.precision = Precision::fp16_storage;  // the FP16 chain's row kernels: powers of two only
+    o16.precision = Precision::fp16_storage;  // FP32 butterflies on FP16 rows: the nice lengths too
+    EXPECT_EQ(make_plan(p.radar, 256, 2048, o16).range_fft_size(), 3072u);
+    o16.precision = Precision::fp16;  // FP16 butterflies: powers of two only
     EXPECT_EQ(make_plan(p.radar, 256, 2048, o16).range_fft_size(), 4096u);
   }
   for (const Pipeline pipeline : {Pipeline::fused, Pipeline::cufft_unfused})
@@ -503,12 +505,18 @@ TEST(CudaRangeLength, BuiltInTableTakesANiceLengthWhereItPays) {
   EXPECT_EQ(cuda::smallest_nice_length(16000, o), 0u);  // nothing between 15360 and 16384
   EXPECT_TRUE(cuda::range_length_runs(7680, o));
   EXPECT_FALSE(cuda::range_length_runs(7000, o));
-  for (Precision p : {Precision::fp16_storage, Precision::fp16, Precision::tf32x3}) {
+  for (Precision p : {Precision::fp16, Precision::tf32x3}) {
     FocusOptions q = o;
     q.precision = p;  // powers of two only
     EXPECT_EQ(cuda::range_fft_length(4696, q), 8192u) << to_string(p);
     EXPECT_FALSE(cuda::range_length_runs(5120, q)) << to_string(p);
   }
+  FocusOptions h = o;
+  h.precision = Precision::fp16_storage;  // FP32 butterflies on FP16 rows: the fused chain's nice lengths
+  EXPECT_EQ(cuda::range_fft_length(4696, h), 5120u);
+  EXPECT_TRUE(cuda::range_length_runs(7680, h));
+  h.pipeline = Pipeline::cufft_unfused;
+  EXPECT_FALSE(cuda::range_length_runs(5120, h));
   FocusOptions vk = cuda_options(Pipeline::vkfft_conv);
   EXPECT_EQ(cuda::range_fft_length(4696, vk), 8192u);
   EXPECT_TRUE(cuda::range_length_runs(5120, cuda_options(Pipeline::cufft_unfused)));
@@ -727,6 +735,53 @@ TEST(CudaPrecision, Fp16StorageFiveTargetsMatchFp64) {
   FocusOptions unfused = cuda_options(Pipeline::cufft_unfused);
   unfused.precision = Precision::tf32x3;
   EXPECT_THROW(make_plan(p.radar, raw.lines(), raw.samples(), unfused), Error);
+}
+
+// fp16-storage at every nice range FFT length (E = 15, 10, 12 points per thread; 128..1024 threads per
+// line; SRC on): the image against the CPU's fp64 chain at the same length, every element written, and
+// at two lengths every target's SNR / PSLR / ISLR / position within the bounds of the power-of-two test.
+TEST(CudaPrecision, Fp16StorageAtEachNiceLengthMatchesFp64) {
+  REQUIRE_GPU();
+  const ParamsFile p = default_scene();
+  const ComplexImage raw = simulate(p.radar, *p.scene);
+  for (const std::size_t nfft : {1920, 2560, 3072, 3840, 5120, 6144, 7680, 10240, 12288, 15360}) {
+    SCOPED_TRACE("range FFT " + std::to_string(nfft));
+    FocusOptions oc;
+    oc.backend = Backend::cpu;
+    oc.precision = Precision::fp64;
+    oc.range_fft_size = nfft;
+    oc.src = SrcMode::on;  // the SRC factors of an odd E too
+    const ComplexImage ref = focus_with(p.radar, view_of(raw), oc);
+    FocusOptions og = cuda_options();
+    og.precision = Precision::fp16_storage;
+    og.src = SrcMode::on;
+    const ComplexImage slc = focus_poisoned(p.radar, raw, og, nfft);
+    const double e = relative_l2(slc, ref);
+    std::printf("fp16-storage, range FFT %zu: image relative L2 vs CPU fp64 %.3e\n", nfft, e);
+    EXPECT_LT(e, 2e-3);
+    EXPECT_GT(e, 1e-5) << "FP16 cannot be FP32-exact: was it used?";
+    if (nfft != 1920 && nfft != 5120) continue;
+    const auto q = analyze_targets(slc, p.radar, p.scene->targets);
+    const auto qc = analyze_targets(ref, p.radar, p.scene->targets);
+    for (std::size_t t = 0; t < q.size(); ++t) {
+      SCOPED_TRACE("target " + std::to_string(t));
+      EXPECT_NEAR(q[t].snr_db, qc[t].snr_db, 0.05);
+      EXPECT_NEAR(q[t].range.pslr_db, qc[t].range.pslr_db, 0.1);
+      EXPECT_NEAR(q[t].azimuth.pslr_db, qc[t].azimuth.pslr_db, 0.1);
+      EXPECT_NEAR(q[t].range.islr_db, qc[t].range.islr_db, 0.1);
+      EXPECT_NEAR(q[t].azimuth.islr_db, qc[t].azimuth.islr_db, 0.1);
+      EXPECT_NEAR(q[t].row, qc[t].row, 0.02);
+      EXPECT_NEAR(q[t].col, qc[t].col, 0.02);
+    }
+  }
+  FocusOptions o16 = cuda_options();
+  o16.precision = Precision::fp16;  // FP16 butterflies: powers of two only, said so
+  try {
+    cuda::CudaRda gpu(p.radar, raw.lines(), raw.samples(), o16, 1920);
+    ADD_FAILURE() << "fp16 accepted a range FFT of 1920";
+  } catch (const Error& err) {
+    EXPECT_NE(std::string(err.what()).find("1920"), std::string::npos) << err.what();
+  }
 }
 
 // fp16-storage on the squinted satellite scene (SRC on, centroid 2.3 PRF) and the drifting centroid
