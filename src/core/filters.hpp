@@ -1,8 +1,11 @@
 // Filter and table definitions shared by every backend. All computed in float64; a backend rounds
 // to its working precision only at the end, so phases near 1e8 rad are never formed in float32.
 #pragma once
+#include <bit>
+#include <cmath>
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -95,5 +98,38 @@ SARFUSE_HD inline int sinc_row_blend(F frac, int fractions, F& t) {
   return r;
 }
 SincTable make_sinc_table(int taps, int fractions = 2048, double kaiser_beta = 2.5);
+
+// The GPU's form of the table, FP32: row r holds its taps weights w_r, then w_{r+1} - w_r (both in
+// FP32, the difference as FP32 subtracts them), so a blended weight is one fused multiply-add,
+// w_r + t (w_{r+1} - w_r), bit for bit what blending the two rows' FP32 weights gives. fractions x 2 taps.
+std::vector<float> sinc_blend_table(const SincTable& table);
+
+// Positions along a row in 32.32 fixed point (samples x 2^32). The floor and the fraction are exact
+// bit fields, and a walk p, p + s, p + 2 s, ... is exact integer adds: the GPU's RCMC steps through a
+// thread's outputs that way instead of forming each position in float64 and rounding its fraction.
+SARFUSE_HD inline std::int64_t fixed_position(double p) {
+#ifdef __CUDA_ARCH__
+  return __double2ll_rn(p * 4294967296.0);
+#else
+  return std::llrint(p * 4294967296.0);
+#endif
+}
+SARFUSE_HD inline int fixed_floor(std::int64_t p) { return static_cast<int>(p >> 32); }
+// bits x 2^-32 from the top 23 bits: an exponent-0 float built from them, minus 1.
+SARFUSE_HD inline float unit_fraction(std::uint32_t bits) {
+  const std::uint32_t f = 0x3f800000u | (bits >> 9);
+#ifdef __CUDA_ARCH__
+  return __uint_as_float(f) - 1.0f;
+#else
+  return std::bit_cast<float>(f) - 1.0f;
+#endif
+}
+// sinc_row_blend of a fixed-point position's fraction: r = floor(fraction x fractions) from the high
+// word of the 32 x 32-bit product, the blend t from its low word (to 2^-23 of a row step).
+SARFUSE_HD inline int fixed_row_blend(std::int64_t p, int fractions, float& t) {
+  const std::uint64_t x = static_cast<std::uint64_t>(static_cast<std::uint32_t>(p)) * static_cast<std::uint32_t>(fractions);
+  t = unit_fraction(static_cast<std::uint32_t>(x));
+  return static_cast<int>(x >> 32);
+}
 
 }  // namespace sarfuse::core

@@ -62,8 +62,7 @@ __global__ void src_multiply_kernel(float2* __restrict__ data, int lines, int nf
 }
 
 __global__ void rcmc_kernel(const float2* __restrict__ in, int in_pitch, int in_cols, float2* __restrict__ out,
-                            int lines, int nr, const core::DopplerRow* __restrict__ rows,
-                            const float* __restrict__ sinc, int taps, int fractions) {
+                            int lines, int nr, const core::DopplerRow* __restrict__ rows, SincTableView sinc) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i >= static_cast<std::size_t>(lines) * nr) return;
   const int k = static_cast<int>(i / nr), c = static_cast<int>(i % nr);
@@ -74,7 +73,7 @@ __global__ void rcmc_kernel(const float2* __restrict__ in, int in_pitch, int in_
     if (m < 0) m += in_cols;
     return to_c32(__ldg(line + m));
   };
-  out[i] = to_float2(rcmc_sample(row_at, row.rcmc_offset + row.rcmc_slope * c, sinc, taps, fractions));
+  out[i] = to_float2(rcmc_sample(row_at, core::fixed_position(row.rcmc_offset + row.rcmc_slope * c), sinc));
 }
 
 __global__ void azimuth_filter_kernel(float2* __restrict__ data, int lines, int nr,
@@ -140,7 +139,7 @@ void launch_src_multiply(float2* data, int lines, int nfft, const core::DopplerR
 void launch_rcmc(const float2* in, int in_pitch, int in_cols, float2* out, int lines, int nr,
                  const core::DopplerRow* rows, SincTableView sinc, cudaStream_t stream) {
   rcmc_kernel<<<blocks_for(static_cast<std::size_t>(lines) * nr, 256), 256, 0, stream>>>(
-      in, in_pitch, in_cols, out, lines, nr, rows, sinc.weights, sinc.taps, sinc.fractions);
+      in, in_pitch, in_cols, out, lines, nr, rows, sinc);
   SARFUSE_LAUNCHED("rcmc");
 }
 

@@ -342,12 +342,11 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   const core::SincTable sinc = core::make_sinc_table(options.rcmc_taps);
   taps_ = sinc.taps;
   fractions_ = sinc.fractions;
-  const std::vector<float> sinc_weights(sinc.weights.begin(), sinc.weights.end());
-  upload(sinc_, sinc_weights);
-  sinc_abs_sum_ = 0.0f;
-  for (std::size_t r = 0; r + taps_ <= sinc_weights.size(); r += taps_) {
+  upload(sinc_, core::sinc_blend_table(sinc));
+  sinc_abs_sum_ = 0.0f;  // over the rows: a blended row's sum of |weights| is at most the larger of its two
+  for (std::size_t r = 0; r + taps_ <= sinc.weights.size(); r += taps_) {
     float sum = 0.0f;
-    for (int t = 0; t < taps_; ++t) sum += std::abs(sinc_weights[r + t]);
+    for (int t = 0; t < taps_; ++t) sum += std::abs(static_cast<float>(sinc.weights[r + t]));
     sinc_abs_sum_ = std::max(sinc_abs_sum_, sum);
   }
 

@@ -252,28 +252,31 @@ __device__ __forceinline__ C32 src_factor(int m, int n, double q, double df) {
   return unit_phasor_halfturns(-q * f * f);
 }
 
-// Windowed-sinc interpolation of a circular row at position p (taps from `row(index)`), the weights
-// blended from the table's two rows around the fraction (core::sinc_row_blend).
+// Windowed-sinc interpolation of a row at fixed-point position p (core::fixed_position): taps from
+// row_at(i0 + t), i0 = floor(p) - taps / 2 + 1, the weights blended from the table row around the
+// fraction (core::sinc_blend_table: a row's weights, then the next row's minus them). Taps == 8 is the
+// default kernel, unrolled, each table row as four 16-byte loads; `i0` lets the caller wrap floor(p).
 template <int Taps, class RowAt>
-__device__ __forceinline__ C32 rcmc_taps(RowAt row_at, int i0, const float* __restrict__ w, float blend, int taps) {
+__device__ __forceinline__ C32 rcmc_taps(RowAt row_at, int i0, const float* __restrict__ table, int row, float blend,
+                                         int taps) {
   C32 acc{0.f, 0.f};
-  if constexpr (Taps == 8) {  // the default kernel: unrolled, each table row as two 16-byte loads
-    const float4* w4 = reinterpret_cast<const float4*>(w);
-    const float4 a0 = __ldg(w4), a1 = __ldg(w4 + 1), b0 = __ldg(w4 + 2), b1 = __ldg(w4 + 3);
+  if constexpr (Taps == 8) {
+    const float4* w4 = reinterpret_cast<const float4*>(table + static_cast<std::size_t>(row) * 16);
+    const float4 a0 = __ldg(w4), a1 = __ldg(w4 + 1), d0 = __ldg(w4 + 2), d1 = __ldg(w4 + 3);
     const float wa[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-    const float wb[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+    const float wd[8] = {d0.x, d0.y, d0.z, d0.w, d1.x, d1.y, d1.z, d1.w};
 #pragma unroll
     for (int t = 0; t < 8; ++t) {
       const C32 x = row_at(i0 + t);
-      const float wt = fmaf(blend, wb[t] - wa[t], wa[t]);
+      const float wt = fmaf(blend, wd[t], wa[t]);
       acc.re = fmaf(x.re, wt, acc.re);
       acc.im = fmaf(x.im, wt, acc.im);
     }
   } else {
+    const float* w = table + static_cast<std::size_t>(row) * 2 * taps;
     for (int t = 0; t < taps; ++t) {
       const C32 x = row_at(i0 + t);
-      const float wa = __ldg(w + t);
-      const float wt = fmaf(blend, __ldg(w + taps + t) - wa, wa);
+      const float wt = fmaf(blend, __ldg(w + taps + t), __ldg(w + t));
       acc.re = fmaf(x.re, wt, acc.re);
       acc.im = fmaf(x.im, wt, acc.im);
     }
@@ -281,22 +284,32 @@ __device__ __forceinline__ C32 rcmc_taps(RowAt row_at, int i0, const float* __re
   return acc;
 }
 
+// The same at any tap count, row_at wrapping every index itself.
+template <class RowAt>
+__device__ __forceinline__ C32 rcmc_sample(RowAt row_at, std::int64_t p, const SincTableView& sinc) {
+  float blend;
+  const int row = core::fixed_row_blend(p, sinc.fractions, blend);
+  const int i0 = core::fixed_floor(p) - sinc.taps / 2 + 1;
+  return sinc.taps == 8 ? rcmc_taps<8>(row_at, i0, sinc.weights, row, blend, 8)
+                        : rcmc_taps<0>(row_at, i0, sinc.weights, row, blend, sinc.taps);
+}
+
+// i modulo N in [0, N).
+template <int N>
+__device__ __forceinline__ int wrap_index(int i) {
+  if constexpr (fft::is_pow2(N)) {
+    return i & (N - 1);
+  } else {
+    i %= N;
+    return i < 0 ? i + N : i;
+  }
+}
+
 // The azimuth filter's weight of column c of a Doppler row.
 __device__ __forceinline__ float band_weight(const core::DopplerRow& row, int c, const AzimuthBandView& band) {
   if (band.column_shift == nullptr) return static_cast<float>(row.weight);
   const float x = static_cast<float>(row.band_x) - __ldg(band.column_shift + c);
   return core::window_lerp(band.window, band.intervals, x) * band.inv_lines;
-}
-
-template <class RowAt>
-__device__ __forceinline__ C32 rcmc_sample(RowAt row_at, double p, const float* __restrict__ sinc, int taps,
-                                           int fractions) {
-  const double fl = floor(p);
-  float blend;
-  const int frac_row = core::sinc_row_blend(static_cast<float>(p - fl), fractions, blend);
-  const int i0 = static_cast<int>(fl) - taps / 2 + 1;  // 32-bit index arithmetic: the loop is ALU-bound
-  const float* w = sinc + static_cast<std::size_t>(frac_row) * taps;
-  return taps == 8 ? rcmc_taps<8>(row_at, i0, w, blend, taps) : rcmc_taps<0>(row_at, i0, w, blend, taps);
 }
 
 // Io: float2, or __half2 for FP16 storage: the row arrives scaled by pass 2 (undone with the factor
@@ -365,29 +378,45 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
     if (active && tid == 0) row_factor[k] = 1.0f / out_scale;
   }
   __syncthreads();                             // the FFT's last reads of s are done
+  // The RCMC reads the row unpadded, from s + kGuard: consecutive threads read consecutive samples
+  // (conflict-free without the FFT's padding), and samples -3..-1 and N..N+3 repeat the row's other
+  // end, so an 8-tap window at any wrapped floor in [0, N) is eight loads at constant offsets.
+  constexpr int kGuard = 3;
+  C32* row_lin = s + kGuard;
 #pragma unroll
-  for (int q = 0; q < E; ++q) s[fft::smem_index(tid + q * T)] = fft::conj(v[q]);
+  for (int q = 0; q < E; ++q) {
+    const int j = tid + q * T;
+    const C32 x = fft::conj(v[q]);
+    row_lin[j] = x;
+    if (q == 0 && j <= kGuard) row_lin[N + j] = x;
+    if (q == E - 1 && j >= N - kGuard) row_lin[j - N] = x;
+  }
   __syncthreads();
   if (!active) return;
-  auto row_at = [s](int i) {
-    if constexpr (fft::is_pow2(N)) {
-      i &= N - 1;
-    } else if (static_cast<unsigned>(i) >= static_cast<unsigned>(N)) {  // wrap only off the row's ends
-      i %= N;
-      i += i < 0 ? N : 0;
-    }
-    return s[fft::smem_index(i)];
-  };
-  const C32 az0 = unit_phasor(row.az_phase0 + row.az_phase_step * tid);
+  // Output c = tid + i T reads position rcmc_offset + rcmc_slope c: a fixed-point walk per thread.
+  std::int64_t p = core::fixed_position(row.rcmc_offset + row.rcmc_slope * tid);
+  const std::int64_t p_step = core::fixed_position(row.rcmc_slope * T);
+  const bool shifted_band = band.column_shift != nullptr;
+  const C32 az0 = fft::scale(unit_phasor(row.az_phase0 + row.az_phase_step * tid),
+                             shifted_band ? 1.0f : static_cast<float>(row.weight));
   const C32* step = az_step[threadIdx.y];
 #pragma unroll
-  for (int i = 0; i < E; ++i) {  // nr <= N: at most E outputs per thread
+  for (int i = 0; i < E; ++i, p += p_step) {  // nr <= N: at most E outputs per thread
     const int c = tid + i * T;
     if (c >= nr) break;
     C32 out{0.f, 0.f};
     if (row.weight != 0.0) {
-      const C32 acc = rcmc_sample(row_at, row.rcmc_offset + row.rcmc_slope * c, sinc.weights, sinc.taps, sinc.fractions);
-      out = acc * fft::scale(az0 * step[i], band_weight(row, c, band));
+      float blend;
+      const int trow = core::fixed_row_blend(p, sinc.fractions, blend);
+      const C32 acc =
+          sinc.taps == 8
+              ? rcmc_taps<8>([row_lin](int k) { return row_lin[k]; }, wrap_index<N>(core::fixed_floor(p)) - 3,
+                             sinc.weights, trow, blend, 8)
+              : rcmc_taps<0>([row_lin](int k) { return row_lin[wrap_index<N>(k)]; },
+                             core::fixed_floor(p) - sinc.taps / 2 + 1, sinc.weights, trow, blend, sinc.taps);
+      C32 ph = az0 * step[i];
+      if (shifted_band) ph = fft::scale(ph, band_weight(row, c, band));
+      out = acc * ph;
     }
     if constexpr (kHalf) fft::store_scaled(line + c, out, out_scale);
     else line[c] = to_float2(out);

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
 #include "core/filters.hpp"
 #include "core/geometry.hpp"
@@ -209,4 +210,54 @@ TEST(Filters, SincRowsBlendToTheExactKernel) {
   }
   EXPECT_LT(worst_blend, 1e-6);
   EXPECT_GT(worst_nearest, 1e-4);
+}
+
+// The GPU's RCMC positions in 32.32 fixed point: the floor and the table row / blend of a position
+// agree with the float64 path (sinc_row_blend of p - floor(p)) at random positions of both signs and
+// up to 2e4 samples; a walk of fixed-point steps stays within 2^-28 samples of each position formed
+// directly; the FP32 blend table (a row, then the next row minus it) reproduces the two rows' blend.
+TEST(Filters, FixedPointRcmcPositionsMatchFloat64) {
+  std::mt19937_64 g(11);
+  std::uniform_real_distribution<double> pos(-3000.0, 20000.0), slope(0.97, 1.05);
+  const int fractions = 2048;
+  int rows_off = 0;
+  for (int k = 0; k < 200000; ++k) {
+    const double p = pos(g);
+    const std::int64_t f = core::fixed_position(p);
+    ASSERT_EQ(core::fixed_floor(f), static_cast<int>(std::floor(p))) << p;
+    double t64 = 0;
+    const int r64 = core::sinc_row_blend(p - std::floor(p), fractions, t64);
+    float t = 0;
+    const int r = core::fixed_row_blend(f, fractions, t);
+    ASSERT_GE(r, 0);
+    ASSERT_LT(r, fractions);
+    // Same row, or the neighbour when p sits within rounding of a row boundary (the blend then ~0 / ~1).
+    const double pos64 = r64 + t64, posf = r + static_cast<double>(t);
+    EXPECT_NEAR(posf, pos64, 2e-6) << p;
+    rows_off += r != r64;
+  }
+  EXPECT_LT(rows_off, 10);
+  for (int k = 0; k < 1000; ++k) {
+    const double offset = pos(g), s = slope(g);
+    const int tid = static_cast<int>(g() % 1024), threads = 512;
+    std::int64_t walk = core::fixed_position(offset + s * tid);
+    const std::int64_t step = core::fixed_position(s * threads);
+    for (int i = 0; i < 16; ++i, walk += step) {
+      const std::int64_t direct = core::fixed_position(offset + s * (tid + i * threads));
+      EXPECT_LE(std::abs(static_cast<double>(walk - direct)), 16.0) << "output " << i;  // 16 x 2^-32 samples
+    }
+  }
+  EXPECT_EQ(core::unit_fraction(0u), 0.0f);
+  EXPECT_NEAR(core::unit_fraction(0x80000000u), 0.5f, 0.0f);
+  EXPECT_LT(core::unit_fraction(0xffffffffu), 1.0f);
+  const core::SincTable table = core::make_sinc_table(8);
+  const std::vector<float> blend = core::sinc_blend_table(table);
+  ASSERT_EQ(blend.size(), static_cast<std::size_t>(table.fractions) * 16);
+  for (int r : {0, 1, 1023, 2047})
+    for (int q = 0; q < 8; ++q) {
+      const float a = static_cast<float>(table.weights[r * 8 + q]), b = static_cast<float>(table.weights[(r + 1) * 8 + q]);
+      EXPECT_EQ(blend[r * 16 + q], a);
+      EXPECT_EQ(blend[r * 16 + 8 + q], b - a);
+      EXPECT_EQ(std::fma(0.375f, blend[r * 16 + 8 + q], blend[r * 16 + q]), std::fma(0.375f, b - a, a));
+    }
 }
