@@ -24,21 +24,40 @@ using fft::to_float2;
 
 namespace {
 
-// One complex sample of row `line`, column `col` of raw data of type S, converted to float.
+// The device type of one raw sample of type S.
+template <SampleType S>
+using RawSample = std::conditional_t<S == SampleType::complex64, float2,
+                                     std::conditional_t<S == SampleType::complex128, double2,
+                                                        std::conditional_t<S == SampleType::int8_iq, char2, short2>>>;
+
+// Sample `index` of raw data of type S, converted to float.
 template <SampleType S>
 __device__ __forceinline__ C32 load_raw(const void* raw, std::size_t index) {
+  const RawSample<S>* p = static_cast<const RawSample<S>*>(raw) + index;
   if constexpr (S == SampleType::complex64) {
-    return to_c32(__ldg(static_cast<const float2*>(raw) + index));
-  } else if constexpr (S == SampleType::complex128) {
-    const double2 d = __ldg(static_cast<const double2*>(raw) + index);
-    return {static_cast<float>(d.x), static_cast<float>(d.y)};
+    return to_c32(__ldg(p));
   } else if constexpr (S == SampleType::int8_iq) {
-    const char2 c = static_cast<const char2*>(raw)[index];
+    const char2 c = *p;
     return {static_cast<float>(c.x), static_cast<float>(c.y)};
   } else {
-    const short2 c = __ldg(static_cast<const short2*>(raw) + index);
+    const RawSample<S> c = __ldg(p);
     return {static_cast<float>(c.x), static_cast<float>(c.y)};
   }
+}
+
+// Pulls the line one wave of resident blocks later into L2 (128-byte lines spread over the group's
+// threads), after this group's own loads are issued: the block that reads it then waits on L2 rather
+// than DRAM. One wave = SMs x the blocks each holds (launch bounds) x lines per block.
+template <int N>
+__device__ __forceinline__ void prefetch_next_wave_l2(const void* base, int line, int lines, std::size_t line_bytes,
+                                                      int tid) {
+  unsigned sms;
+  asm("mov.u32 %0, %%nsmid;" : "=r"(sms));
+  const int ahead = static_cast<int>(sms) * BlockShape<N>::min_blocks * BlockShape<N>::lines;
+  if (line + ahead >= lines) return;
+  const char* p = static_cast<const char*>(base) + static_cast<std::size_t>(line + ahead) * line_bytes;
+  for (std::size_t b = static_cast<std::size_t>(tid) * 128; b < line_bytes; b += static_cast<std::size_t>(N / fft::kElems<N>) * 128)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p + b));
 }
 
 // Which line of the launch this thread group owns, and its slice of shared memory.
@@ -79,6 +98,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
 #pragma unroll
   for (int q = 0; q < E; ++q)
     v[q] = (active && tid + q * T < nr) ? load_raw<S>(raw, base + q * T) : C32{0.f, 0.f};
+  prefetch_next_wave_l2<N>(raw, line, lines, static_cast<std::size_t>(nr) * sizeof(RawSample<S>), tid);
   if constexpr (HalfMath) {  // --precision fp16: the butterflies in FP16 arithmetic
     __shared__ float red_fft[32 * BlockShape<N>::lines];
     fft::block_fft_forward_fp16<N, E>(v, s, tw, tid, [&](float x) { return fft::line_group_max<T>(x, red_fft); });
@@ -343,6 +363,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   C32 v[E];
 #pragma unroll
   for (int q = 0; q < E; ++q) v[q] = fft::load_scaled(line + tid + q * T, in_factor);
+  prefetch_next_wave_l2<N>(work, k, lines, static_cast<std::size_t>(N) * sizeof(Io), tid);
   __shared__ C32 src_chirp[BlockShape<N>::lines][16];
   const double q_df2 = row.src_inverse_rate * df * df;
   SrcFactors<N, E>::fill_chirp(src_chirp[threadIdx.y], tid, q_df2);
