@@ -973,6 +973,9 @@ TEST(CudaPlanner, FocusPlanMeasureAndWisdomChooseTheAzimuthFft) {
   key.n = static_cast<int>(raw.lines());
   key.batch = key.stride = static_cast<int>(first.range_fft_size());
   key.dist = 1;
+  // The range FFT length pinned: with the wisdom file rewritten below, a re-measured length (1920 and
+  // 2048 time within noise of each other here) would key the azimuth FFTs differently.
+  o.range_fft_size = first.range_fft_size();
   for (gpu::FftVariant v : {gpu::FftVariant::stockham16, gpu::FftVariant::cufft}) {
     std::filesystem::remove(o.wisdom_path);
     gpu::FftWisdom w(o.wisdom_path);
