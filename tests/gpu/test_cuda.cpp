@@ -73,6 +73,25 @@ FocusOptions cuda_options(Pipeline p = Pipeline::fused) {
   return o;
 }
 
+// Every point target of p's scene in slc against ref: SNR within db, PSLR / ISLR (range and azimuth)
+// within lobe_db, position (row, column) within px.
+void expect_targets_match(const ComplexImage& slc, const ComplexImage& ref, const ParamsFile& p, double db,
+                          double lobe_db, double px) {
+  const auto q = analyze_targets(slc, p.radar, p.scene->targets);
+  const auto qc = analyze_targets(ref, p.radar, p.scene->targets);
+  ASSERT_EQ(q.size(), qc.size());
+  for (std::size_t t = 0; t < q.size(); ++t) {
+    SCOPED_TRACE("target " + std::to_string(t));
+    EXPECT_NEAR(q[t].snr_db, qc[t].snr_db, db);
+    EXPECT_NEAR(q[t].range.pslr_db, qc[t].range.pslr_db, lobe_db);
+    EXPECT_NEAR(q[t].azimuth.pslr_db, qc[t].azimuth.pslr_db, lobe_db);
+    EXPECT_NEAR(q[t].range.islr_db, qc[t].range.islr_db, lobe_db);
+    EXPECT_NEAR(q[t].azimuth.islr_db, qc[t].azimuth.islr_db, lobe_db);
+    EXPECT_NEAR(q[t].row, qc[t].row, px);
+    EXPECT_NEAR(q[t].col, qc[t].col, px);
+  }
+}
+
 ComplexImage focus_with(const RadarParams& r, const RawView& raw, const FocusOptions& o) {
   Plan plan = make_plan(r, raw.lines, raw.samples, o);
   ComplexImage slc(raw.lines, raw.samples);
@@ -387,18 +406,7 @@ TEST_P(CudaChain, FiveTargetSceneMatchesCpuFp64) {
   RecordProperty("relative_l2_vs_cpu_fp64", std::to_string(e));
   std::printf("5-target scene, %s: relative L2 vs CPU fp64 %.3e\n", to_string(GetParam()), e);
   EXPECT_LT(e, 1e-5);
-  const auto qg = analyze_targets(slc, p.radar, p.scene->targets);
-  const auto qc = analyze_targets(ref, p.radar, p.scene->targets);
-  for (std::size_t t = 0; t < qg.size(); ++t) {
-    SCOPED_TRACE("target " + std::to_string(t));
-    EXPECT_NEAR(qg[t].snr_db, qc[t].snr_db, 0.01);
-    EXPECT_NEAR(qg[t].range.pslr_db, qc[t].range.pslr_db, 0.01);
-    EXPECT_NEAR(qg[t].azimuth.pslr_db, qc[t].azimuth.pslr_db, 0.01);
-    EXPECT_NEAR(qg[t].range.islr_db, qc[t].range.islr_db, 0.01);
-    EXPECT_NEAR(qg[t].azimuth.islr_db, qc[t].azimuth.islr_db, 0.01);
-    EXPECT_NEAR(qg[t].row, qc[t].row, 0.01);
-    EXPECT_NEAR(qg[t].col, qc[t].col, 0.01);
-  }
+  expect_targets_match(slc, ref, p, 0.01, 0.01, 0.01);
   // Run again: plans are reusable and deterministic on the GPU.
   ComplexImage again;
   gpu.focus(view_of(raw), again);
@@ -480,15 +488,7 @@ TEST(CudaNiceRange, ChainMatchesCpuFp64AtEachNiceLength) {
       const double e = relative_l2(slc, ref);
       std::printf("5-target scene, %s, range FFT %zu: relative L2 vs CPU fp64 %.3e\n", to_string(pipeline), nfft, e);
       EXPECT_LT(e, 1e-5);
-      if (nfft != 1920) continue;
-      const auto qg = analyze_targets(slc, p.radar, p.scene->targets);
-      const auto qc = analyze_targets(ref, p.radar, p.scene->targets);
-      for (std::size_t t = 0; t < qg.size(); ++t) {
-        EXPECT_NEAR(qg[t].snr_db, qc[t].snr_db, 0.01) << "target " << t;
-        EXPECT_NEAR(qg[t].range.pslr_db, qc[t].range.pslr_db, 0.01) << "target " << t;
-        EXPECT_NEAR(qg[t].row, qc[t].row, 0.01) << "target " << t;
-        EXPECT_NEAR(qg[t].col, qc[t].col, 0.01) << "target " << t;
-      }
+      if (nfft == 1920) expect_targets_match(slc, ref, p, 0.01, 0.01, 0.01);
     }
 }
 
@@ -711,14 +711,10 @@ TEST(CudaPrecision, Fp16StorageFiveTargetsMatchFp64) {
           q[t].range.pslr_db - qc[t].range.pslr_db, q[t].azimuth.pslr_db - qc[t].azimuth.pslr_db, q[t].range.islr_db,
           q[t].azimuth.islr_db, q[t].range.islr_db - qc[t].range.islr_db, q[t].azimuth.islr_db - qc[t].azimuth.islr_db,
           q[t].row - qc[t].row, q[t].col - qc[t].col);
-      SCOPED_TRACE(std::string(to_string(mode)) + " target " + std::to_string(t));
-      EXPECT_NEAR(q[t].snr_db, qc[t].snr_db, db);
-      EXPECT_NEAR(q[t].range.pslr_db, qc[t].range.pslr_db, lobe_db);
-      EXPECT_NEAR(q[t].azimuth.pslr_db, qc[t].azimuth.pslr_db, lobe_db);
-      EXPECT_NEAR(q[t].range.islr_db, qc[t].range.islr_db, lobe_db);
-      EXPECT_NEAR(q[t].azimuth.islr_db, qc[t].azimuth.islr_db, lobe_db);
-      EXPECT_NEAR(q[t].row, qc[t].row, px);
-      EXPECT_NEAR(q[t].col, qc[t].col, px);
+    }
+    {
+      SCOPED_TRACE(to_string(mode));
+      expect_targets_match(slc, ref, p, db, lobe_db, px);
     }
     const bool fp32_class = mode == Precision::fp32 || mode == Precision::tf32x3;
     EXPECT_LT(e, fp32_class ? 1e-5 : fp16_math ? 5e-3 : 2e-3);
@@ -761,18 +757,7 @@ TEST(CudaPrecision, Fp16StorageAtEachNiceLengthMatchesFp64) {
     EXPECT_LT(e, 2e-3);
     EXPECT_GT(e, 1e-5) << "FP16 cannot be FP32-exact: was it used?";
     if (nfft != 1920 && nfft != 5120) continue;
-    const auto q = analyze_targets(slc, p.radar, p.scene->targets);
-    const auto qc = analyze_targets(ref, p.radar, p.scene->targets);
-    for (std::size_t t = 0; t < q.size(); ++t) {
-      SCOPED_TRACE("target " + std::to_string(t));
-      EXPECT_NEAR(q[t].snr_db, qc[t].snr_db, 0.05);
-      EXPECT_NEAR(q[t].range.pslr_db, qc[t].range.pslr_db, 0.1);
-      EXPECT_NEAR(q[t].azimuth.pslr_db, qc[t].azimuth.pslr_db, 0.1);
-      EXPECT_NEAR(q[t].range.islr_db, qc[t].range.islr_db, 0.1);
-      EXPECT_NEAR(q[t].azimuth.islr_db, qc[t].azimuth.islr_db, 0.1);
-      EXPECT_NEAR(q[t].row, qc[t].row, 0.02);
-      EXPECT_NEAR(q[t].col, qc[t].col, 0.02);
-    }
+    expect_targets_match(slc, ref, p, 0.05, 0.1, 0.02);
   }
   FocusOptions o16 = cuda_options();
   o16.precision = Precision::fp16;  // FP16 butterflies: powers of two only, said so
