@@ -270,9 +270,10 @@ bool range_length_runs(std::size_t n, const FocusOptions& o) {
 }
 
 // Measured on the H200 (`sarfuse bench --backend cuda`, fused FP32 chain, 4096 lines): the nice lengths
-// cost more per point than powers of two (an odd-radix pass, radix-16 passes at partial occupancy), so
-// 15 x 2^k at 15/16 of the power of two lost (1920, 3840, 7680: 0.93-0.95x) while 5 x 2^k at 5/8 won
-// (5120, 10240: 1.19-1.23x). The built-in table takes a nice length only at <= 0.8 of the power of two.
+// cost more per point (an odd-radix pass, radix-16 passes at partial occupancy), so 15 x 2^k at 15/16
+// of the power of two breaks even at best (1920, 3840, 7680: 0.98-1.02x) while 3 x 2^k at 3/4 and
+// 5 x 2^k at 5/8 win (3072: 1.06x; 5120, 10240: 1.28-1.30x). The built-in table takes a nice length
+// only at <= 0.8 of the power of two; --plan measure times both.
 constexpr double kNiceLengthPays = 0.8;
 
 std::size_t range_fft_length(std::size_t linear, const FocusOptions& o) {

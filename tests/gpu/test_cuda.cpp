@@ -498,7 +498,7 @@ TEST(CudaRangeLength, BuiltInTableTakesANiceLengthWhereItPays) {
   FocusOptions o = cuda_options();
   EXPECT_EQ(cuda::range_fft_length(4696, o), 5120u);   // 4096 + 601 - 1: 5/8 of 8192
   EXPECT_EQ(cuda::range_fft_length(3000, o), 3072u);   // 3/4 of 4096
-  EXPECT_EQ(cuda::range_fft_length(6850, o), 8192u);   // 7680 is 15/16: measured slower
+  EXPECT_EQ(cuda::range_fft_length(6850, o), 8192u);   // 7680 is 15/16: measured no faster
   EXPECT_EQ(cuda::range_fft_length(1624, o), 2048u);   // 1920 likewise
   EXPECT_EQ(cuda::range_fft_length(100, o), 256u);     // the smallest row kernel
   EXPECT_EQ(cuda::smallest_nice_length(6850, o), 7680u);
