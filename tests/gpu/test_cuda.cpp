@@ -415,13 +415,16 @@ TEST_P(CudaChain, FiveTargetSceneMatchesCpuFp64) {
 
 // Focuses `p`'s simulated raw data on the GPU (pipeline `pipeline`) and on the CPU in fp64 with the
 // same range FFT; returns the relative L2 difference, printed with `name`.
-static double gpu_vs_cpu_fp64(const ParamsFile& p, Pipeline pipeline, const char* name, double azimuth_bandwidth = 0) {
+static double gpu_vs_cpu_fp64(const ParamsFile& p, Pipeline pipeline, const char* name, double azimuth_bandwidth = 0,
+                              int rcmc_taps = 8) {
   const ComplexImage raw = simulate(p.radar, *p.scene);
   FocusOptions og = cuda_options(pipeline);
   og.azimuth_bandwidth_hz = azimuth_bandwidth;
+  og.rcmc_taps = rcmc_taps;
   Plan gpu = make_plan(p.radar, raw.lines(), raw.samples(), og);
   FocusOptions oc;
   oc.azimuth_bandwidth_hz = azimuth_bandwidth;
+  oc.rcmc_taps = rcmc_taps;
   oc.backend = Backend::cpu;
   oc.precision = Precision::fp64;
   oc.range_fft_size = gpu.range_fft_size();
@@ -445,6 +448,17 @@ TEST_P(CudaChain, RangeDependentCentroidMatchesCpuFp64) {
   EXPECT_LT(gpu_vs_cpu_fp64(test::drifting_centroid_scene(), GetParam(), "drifting-centroid scene",
                             test::kDriftingBandwidth),
             1e-5);
+}
+
+// RCMC kernels other than the default 8 taps (the row kernels' generic path, every index wrapped) on
+// the squinted satellite scene (SRC on, large migration).
+TEST_P(CudaChain, OtherRcmcTapCountsMatchCpuFp64) {
+  REQUIRE_GPU();
+  for (int taps : {4, 16}) {
+    SCOPED_TRACE(std::to_string(taps) + " taps");
+    const std::string name = "squinted satellite scene, " + std::to_string(taps) + "-tap RCMC";
+    EXPECT_LT(gpu_vs_cpu_fp64(test::squinted_satellite_scene(), GetParam(), name.c_str(), 0, taps), 1e-5);
+  }
 }
 
 TEST_P(CudaChain, NonPowerOfTwoAzimuthMatchesCpuFp64) {
