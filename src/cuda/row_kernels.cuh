@@ -403,7 +403,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   // The RCMC reads the row unpadded, from s + kGuard: consecutive threads read consecutive samples
   // (conflict-free without the FFT's padding), and samples -3..-1 and N..N+3 repeat the row's other
   // end, so an 8-tap window at any wrapped floor in [0, N) is eight loads at constant offsets.
-  constexpr int kGuard = 3;
+  constexpr int kGuard = 8 / 2 - 1;  // an 8-tap window at floor f reads f - kGuard .. f + kGuard + 1
   C32* row_lin = s + kGuard;
 #pragma unroll
   for (int q = 0; q < E; ++q) {
@@ -432,7 +432,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
       const int trow = core::fixed_row_blend(p, sinc.fractions, blend);
       const C32 acc =
           sinc.taps == 8
-              ? rcmc_taps<8>([row_lin](int k) { return row_lin[k]; }, wrap_index<N>(core::fixed_floor(p)) - 3,
+              ? rcmc_taps<8>([row_lin](int k) { return row_lin[k]; }, wrap_index<N>(core::fixed_floor(p)) - kGuard,
                              sinc.weights, trow, blend, 8)
               : rcmc_taps<0>([row_lin](int k) { return row_lin[wrap_index<N>(k)]; },
                              core::fixed_floor(p) - sinc.taps / 2 + 1, sinc.weights, trow, blend, sinc.taps);
