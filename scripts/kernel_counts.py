@@ -5,8 +5,11 @@
 For each chain (fp32 / fp16-storage at the power-of-two and at the nice range FFT length) and pass:
 the measured time, the warp instructions it issued, the time those need at one instruction per
 scheduler per cycle (the issue floor: 4 schedulers per SM), the DRAM bytes and the time they need at the
-copy rate (the memory floor). A pass can be no faster than the larger floor; the chain's ratio can be no
-better than the ratio of the sums of those maxima.
+copy rate (the memory floor), and the FP32 floor: its FP32 arithmetic instructions alone (FFMA, FADD,
+FMUL) at one warp instruction per scheduler per cycle, the FP32 pipes' rate. A pass can be no faster than
+the larger floor; the chain's ratio can be no better than the ratio of the sums of those maxima. Both
+modes do the same FP32 arithmetic, so with every other instruction removed the ratio could still be no
+better than the ratio of the sums of max(FP32 floor, DRAM floor).
 
 Usage: scripts/kernel_counts.py counts.csv [copy GB/s, default 3839: the bench's copy of the scene]
 """
@@ -75,10 +78,10 @@ def main():
     copy = float(sys.argv[2]) if len(sys.argv) > 2 else 3839.0
     res = {}
     print(f"{'chain':24} {'pass':5} {'ms':>7} {'Minst':>8} {'issue%':>7} {'issue floor':>11} {'DRAM MB':>8} "
-          f"{'DRAM floor':>10} {'GFLOP32':>8} {'regs':>5}")
+          f"{'DRAM floor':>10} {'GFLOP32':>8} {'FP32 floor':>10} {'regs':>5}")
     for key, runs in sorted(chains(ks).items()):
         passes = runs[min(3, len(runs) - 1)]  # the bench's timed run: after its three warm-ups
-        tot = [0.0, 0.0, 0.0]
+        tot = [0.0, 0.0, 0.0, 0.0]
         for p, launches in enumerate(passes, 1):
             t = sum(k["gpu__time_duration.sum"] for k in launches) * 1e3  # ms
             inst = sum(k["smsp__inst_executed.sum"] for k in launches)
@@ -89,22 +92,28 @@ def main():
             fl = sum(2 * k["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] +
                      k["smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"] +
                      k["smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"] for k in launches)
+            fp32_inst = sum(k["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] +
+                            k["smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"] +
+                            k["smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"] for k in launches) / 32
+            fp32_floor = fp32_inst / (SMS * SCHEDULERS * clk) * 1e3
             act = sum(k["smsp__issue_active.avg.pct_of_peak_sustained_active"] * k["gpu__time_duration.sum"]
                       for k in launches) / max(1e-9, sum(k["gpu__time_duration.sum"] for k in launches))
             regs = max(k["launch__registers_per_thread"] for k in launches)
             print(f"{key[0] + ' ' + str(key[1]):24} {p:5} {t:7.3f} {inst / 1e6:8.1f} {act:7.1f} {issue_floor:11.3f} "
-                  f"{b / 1e6:8.1f} {dram_floor:10.3f} {fl / 1e9:8.2f} {regs:5.0f}")
+                  f"{b / 1e6:8.1f} {dram_floor:10.3f} {fl / 1e9:8.2f} {fp32_floor:10.3f} {regs:5.0f}")
             tot[0] += t
             tot[1] += max(issue_floor, dram_floor)
             tot[2] += dram_floor
+            tot[3] += max(fp32_floor, dram_floor)
         res[key] = tot
         print(f"{key[0] + ' ' + str(key[1]):24} {'all':5} {tot[0]:7.3f}   sum of max(issue, DRAM floor) {tot[1]:.3f} ms, "
-              f"DRAM floors {tot[2]:.3f} ms")
+              f"DRAM floors {tot[2]:.3f} ms, sum of max(FP32, DRAM floor) {tot[3]:.3f} ms")
     for length in sorted({k[1] for k in res}):
         a, b = res.get(("fp32", length)), res.get(("fp16-storage", length))
         if a and b:
             print(f"range FFT {length}: fp16-storage vs fp32 measured {a[0] / b[0]:.2f}x; ceiling with these "
-                  f"instruction counts {a[1] / b[1]:.2f}x; bytes alone {a[2] / b[2]:.2f}x")
+                  f"instruction counts {a[1] / b[1]:.2f}x; with only the FP32 arithmetic left {a[3] / b[3]:.2f}x; "
+                  f"bytes alone {a[2] / b[2]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ for panel, key, title in ((0, "results", "contiguous lines (batch: 512 MiB)"),
             if hit:
                 xs.append(i - 0.4 + w * (k + 0.5))
                 ys.append(hit[0]["speed_vs_cufft"])
-        ax[panel].bar(xs, ys, w, label=v)
+        ax[panel].bar(xs, ys, w, label=v, color=plt.get_cmap("tab20")(k % 20))  # one colour per variant
     ax[panel].axhline(1.0, color="black", lw=0.8)
     ax[panel].set_xticks(range(len(sizes)), [str(n) for n in sizes], rotation=30)
     ax[panel].set_xlabel("FFT length n")

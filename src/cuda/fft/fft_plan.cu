@@ -3,6 +3,7 @@
 // file, or timing the candidates. And `sarfuse bench fft`.
 #include <cuda_runtime.h>
 #include <cufft.h>
+#include <cufftXt.h>
 
 #include <algorithm>
 #include <chrono>
@@ -454,6 +455,36 @@ FftVariant FftPlan::variant() const { return impl_->variant; }
 const FftDesc& FftPlan::desc() const { return impl_->d; }
 const std::string& FftPlan::how_chosen() const { return impl_->how; }
 
+namespace {
+
+// cuFFT's own half-precision transform (CUDA_C_16F in, out and execution; powers of two only): the
+// vendor's answer to "what does FP16 storage buy an FFT on this device", timed beside its FP32 one.
+class CufftHalf {
+ public:
+  CufftHalf(long long n, long long batch, long long stride, long long dist) {
+    SARFUSE_CUFFT(cufftCreate(&h_));
+    std::size_t work = 0;
+    long long dims[1] = {n};
+    const cufftResult r = cufftXtMakePlanMany(h_, 1, dims, dims, stride, dist, CUDA_C_16F, dims, stride, dist,
+                                              CUDA_C_16F, batch, &work, CUDA_C_16F);
+    if (r != CUFFT_SUCCESS) {
+      cufftDestroy(h_);
+      SARFUSE_CUFFT(r);
+    }
+  }
+  CufftHalf(const CufftHalf&) = delete;
+  CufftHalf& operator=(const CufftHalf&) = delete;
+  ~CufftHalf() { cufftDestroy(h_); }
+  void forward(const __half2* in, __half2* out) const {
+    SARFUSE_CUFFT(cufftXtExec(h_, const_cast<__half2*>(in), out, CUFFT_FORWARD));
+  }
+
+ private:
+  cufftHandle h_ = 0;
+};
+
+}  // namespace
+
 std::string bench_fft(const FftBenchOptions& o) {
   if (cuda::device_count() == 0) throw Error("bench fft: no CUDA device");
   std::ostringstream out;
@@ -469,6 +500,20 @@ std::string bench_fft(const FftBenchOptions& o) {
   cudaEvent_t e0, e1;
   SARFUSE_CUDA(cudaEventCreate(&e0));
   SARFUSE_CUDA(cudaEventCreate(&e1));
+  // One warm-up run (which also fills the poisoned output), then the median of o.repeats.
+  const auto median_ms = [&](const std::function<void()>& run) {
+    run();
+    std::vector<float> t(static_cast<std::size_t>(o.repeats));
+    for (float& ms : t) {
+      SARFUSE_CUDA(cudaEventRecord(e0));
+      run();
+      SARFUSE_CUDA(cudaEventRecord(e1));
+      SARFUSE_CUDA(cudaEventSynchronize(e1));
+      SARFUSE_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+    }
+    std::sort(t.begin(), t.end());
+    return static_cast<double>(t[t.size() / 2]);
+  };
   std::vector<int> sizes;
   for (int n = 256; n <= 16384; n *= 2) sizes.push_back(n);
   for (int n : {65536, 1048576, 4194304}) sizes.push_back(n);  // beyond one block: four-step
@@ -500,17 +545,9 @@ std::string bench_fft(const FftBenchOptions& o) {
       po.variant = v;
       const FftPlan plan(d, po);
       SARFUSE_CUDA(cudaMemset(b.get(), 0xFF, total * sizeof(float2)));  // poisoned: unwritten output shows
-      plan.execute(reinterpret_cast<const std::complex<float>*>(a.get()), reinterpret_cast<std::complex<float>*>(b.get()));
-      std::vector<float> t(static_cast<std::size_t>(o.repeats));
-      for (float& ms : t) {
-        SARFUSE_CUDA(cudaEventRecord(e0));
+      const double ms = median_ms([&] {
         plan.execute(reinterpret_cast<const std::complex<float>*>(a.get()), reinterpret_cast<std::complex<float>*>(b.get()));
-        SARFUSE_CUDA(cudaEventRecord(e1));
-        SARFUSE_CUDA(cudaEventSynchronize(e1));
-        SARFUSE_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-      }
-      std::sort(t.begin(), t.end());
-      const double ms = t[t.size() / 2];
+      });
       std::vector<float2> got(static_cast<std::size_t>(n) * check);
       SARFUSE_CUDA(cudaMemcpy(got.data(), b.get(), got.size() * sizeof(float2), cudaMemcpyDeviceToHost));
       double err = 0, norm = 0;
@@ -529,6 +566,33 @@ std::string bench_fft(const FftBenchOptions& o) {
                                {"gflops", flops / ms * 1e-6}, {"gb_s", bytes / ms * 1e-6}, {"relative_l2", rel},
                                {"speed_vs_cufft", cufft_ms / ms}});
     }
+    if ((n & (n - 1)) == 0 && n <= 16384) {
+      // cuFFT in FP16 (its own half arithmetic too), half the bytes: what FP16 storage buys the vendor's FFT.
+      std::vector<__half2> hhost(total);
+      for (std::size_t k = 0; k < total; ++k) hhost[k] = __floats2half2_rn(host[k].x, host[k].y);
+      cuda::DeviceBuffer<__half2> ha(total), hb(total);
+      SARFUSE_CUDA(cudaMemcpy(ha.get(), hhost.data(), total * sizeof(__half2), cudaMemcpyHostToDevice));
+      SARFUSE_CUDA(cudaMemset(hb.get(), 0xFF, total * sizeof(__half2)));
+      const CufftHalf half(n, batch, 1, n);
+      const double ms = median_ms([&] { half.forward(ha.get(), hb.get()); });
+      std::vector<__half2> hg(static_cast<std::size_t>(n) * check);
+      SARFUSE_CUDA(cudaMemcpy(hg.data(), hb.get(), hg.size() * sizeof(__half2), cudaMemcpyDeviceToHost));
+      double err = 0, norm = 0;
+      for (std::size_t k = 0; k < hg.size(); ++k) {
+        const float2 v = __half22float2(hg[k]);
+        err += std::norm(std::complex<double>(v.x, v.y) - ref[k]);
+        norm += std::norm(ref[k]);
+      }
+      const double rel = std::sqrt(err / norm);
+      const double flops = 5.0 * n * std::log2(static_cast<double>(n)) * batch;
+      const double bytes = 2.0 * total * sizeof(__half2);
+      std::snprintf(line, sizeof line, "%7d %8d %-11s %9.4f %9.0f %9.0f %10.2e %8.2fx\n", n, batch, "cufft-fp16", ms,
+                    flops / ms * 1e-6, bytes / ms * 1e-6, rel, cufft_ms / ms);
+      out << line;
+      js["results"].push_back({{"n", n}, {"batch", batch}, {"variant", "cufft-fp16"}, {"ms", ms},
+                               {"gflops", flops / ms * 1e-6}, {"gb_s", bytes / ms * 1e-6}, {"relative_l2", rel},
+                               {"speed_vs_cufft", cufft_ms / ms}});
+    }
     FftPlanOptions measure;
     measure.planning = FftPlanning::measure;
     measure.wisdom_path = "-";
@@ -538,7 +602,7 @@ std::string bench_fft(const FftBenchOptions& o) {
   }
   // Columns of a row-major array: the RDA's azimuth FFTs (stride = the row length, dist 1).
   out << "\ncolumns of a row-major array (the azimuth FFTs): n-point FFTs down every column, stride = columns, "
-         "dist 1, forward; own column-tile kernel at 512 and 1024 threads per block, and with FP16 storage\n";
+         "dist 1, forward; own column-tile kernel at 512 and 1024 threads per block, and with FP16 storage; cuFFT in FP16\n";
   std::snprintf(line, sizeof line, "%7s %8s %-15s %9s %9s %10s %9s\n", "n", "columns", "variant", "ms", "GB/s",
                 "rel L2", "vs cuFFT");
   out << line;
@@ -575,6 +639,7 @@ std::string bench_fft(const FftBenchOptions& o) {
     FftPlanOptions po;
     po.variant = FftVariant::cufft;
     const FftPlan cufft_plan(d, po);
+    const CufftHalf cufft_half(n, cols, cols, 1);
     double cufft_ms = 0;
     struct Case {
       const char* name;
@@ -587,21 +652,12 @@ std::string bench_fft(const FftBenchOptions& o) {
         {"columns-1024", false, [&] { cuda::launch_column_fft(n, 1024, a.get(), cols, b.get(), cols, cols, false, dtw.get(), nullptr); }},
         {"columns-fp16-512", true, [&] { cuda::launch_column_fft(n, 512, ha.get(), cols, hb.get(), cols, cols, false, cuda::ColumnScaling{}, dtw.get(), nullptr); }},
         {"columns-fp16-1024", true, [&] { cuda::launch_column_fft(n, 1024, ha.get(), cols, hb.get(), cols, cols, false, cuda::ColumnScaling{}, dtw.get(), nullptr); }},
+        {"cufft-fp16", true, [&] { cufft_half.forward(ha.get(), hb.get()); }},
     };
     for (const Case& cs : cases) {
       SARFUSE_CUDA(cudaMemset(b.get(), 0xFF, total * sizeof(float2)));
       SARFUSE_CUDA(cudaMemset(hb.get(), 0xFF, total * sizeof(__half2)));
-      cs.run();
-      std::vector<float> t(static_cast<std::size_t>(o.repeats));
-      for (float& ms : t) {
-        SARFUSE_CUDA(cudaEventRecord(e0));
-        cs.run();
-        SARFUSE_CUDA(cudaEventRecord(e1));
-        SARFUSE_CUDA(cudaEventSynchronize(e1));
-        SARFUSE_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-      }
-      std::sort(t.begin(), t.end());
-      const double ms = t[t.size() / 2];
+      const double ms = median_ms(cs.run);
       double err = 0, norm = 0;
       for (int r = 0; r < n; ++r) {
         const std::size_t row = static_cast<std::size_t>(r) * cols;
