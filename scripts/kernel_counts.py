@@ -9,7 +9,8 @@ copy rate (the memory floor), and the FP32 floor: its FP32 arithmetic instructio
 FMUL) at one warp instruction per scheduler per cycle, the FP32 pipes' rate. A pass can be no faster than
 the larger floor; the chain's ratio can be no better than the ratio of the sums of those maxima. Both
 modes do the same FP32 arithmetic, so with every other instruction removed the ratio could still be no
-better than the ratio of the sums of max(FP32 floor, DRAM floor).
+better than the ratio of the sums of max(FP32 floor, DRAM floor); nor, if every FMUL were fused into an
+FFMA as well (the most better instruction selection could do), than the same with FADD + FFMA only.
 
 Usage: scripts/kernel_counts.py counts.csv [copy GB/s, default 3839: the bench's copy of the scene]
 """
@@ -81,7 +82,7 @@ def main():
           f"{'DRAM floor':>10} {'GFLOP32':>8} {'FP32 floor':>10} {'regs':>5}")
     for key, runs in sorted(chains(ks).items()):
         passes = runs[min(3, len(runs) - 1)]  # the bench's timed run: after its three warm-ups
-        tot = [0.0, 0.0, 0.0, 0.0]
+        tot = [0.0, 0.0, 0.0, 0.0, 0.0]
         for p, launches in enumerate(passes, 1):
             t = sum(k["gpu__time_duration.sum"] for k in launches) * 1e3  # ms
             inst = sum(k["smsp__inst_executed.sum"] for k in launches)
@@ -96,6 +97,8 @@ def main():
                             k["smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"] +
                             k["smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"] for k in launches) / 32
             fp32_floor = fp32_inst / (SMS * SCHEDULERS * clk) * 1e3
+            fused_floor = (fp32_inst - sum(k["smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"]
+                                           for k in launches) / 32) / (SMS * SCHEDULERS * clk) * 1e3
             act = sum(k["smsp__issue_active.avg.pct_of_peak_sustained_active"] * k["gpu__time_duration.sum"]
                       for k in launches) / max(1e-9, sum(k["gpu__time_duration.sum"] for k in launches))
             regs = max(k["launch__registers_per_thread"] for k in launches)
@@ -105,6 +108,7 @@ def main():
             tot[1] += max(issue_floor, dram_floor)
             tot[2] += dram_floor
             tot[3] += max(fp32_floor, dram_floor)
+            tot[4] += max(fused_floor, dram_floor)
         res[key] = tot
         print(f"{key[0] + ' ' + str(key[1]):24} {'all':5} {tot[0]:7.3f}   sum of max(issue, DRAM floor) {tot[1]:.3f} ms, "
               f"DRAM floors {tot[2]:.3f} ms, sum of max(FP32, DRAM floor) {tot[3]:.3f} ms")
@@ -112,7 +116,8 @@ def main():
         a, b = res.get(("fp32", length)), res.get(("fp16-storage", length))
         if a and b:
             print(f"range FFT {length}: fp16-storage vs fp32 measured {a[0] / b[0]:.2f}x; ceiling with these "
-                  f"instruction counts {a[1] / b[1]:.2f}x; with only the FP32 arithmetic left {a[3] / b[3]:.2f}x; "
+                  f"instruction counts {a[1] / b[1]:.2f}x; with only the FP32 arithmetic left {a[3] / b[3]:.2f}x "
+                  f"({a[4] / b[4]:.2f}x with every FMUL fused away too); "
                   f"bytes alone {a[2] / b[2]:.2f}x")
 
 
