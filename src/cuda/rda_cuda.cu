@@ -290,7 +290,18 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
     const std::size_t need = required_device_bytes(na, nr, n_fft, opt);
     const bool capped = opt.max_gpu_memory_bytes != 0 && opt.max_gpu_memory_bytes < free_bytes;
     const std::size_t have = capped ? opt.max_gpu_memory_bytes : free_bytes;
-    if (need > have)
+    if (need > have) {
+      // What fp16-storage is for: the work array in FP16 takes half the bytes. Say so where it would fit.
+      std::string half_hint;
+      if (opt.precision == Precision::fp32 && opt.pipeline == Pipeline::fused &&
+          own_row_fft_supports(static_cast<int>(n_fft)) && column_fft_supports(static_cast<int>(na))) {
+        FocusOptions half = opt;
+        half.precision = Precision::fp16_storage;
+        const std::size_t half_need = required_device_bytes(na, nr, n_fft, half);
+        if (half_need <= have)
+          half_hint = "; --precision fp16-storage needs " + format_bytes(double(half_need)) +
+                      " (the scene in FP16 between passes, ~3e-4 relative error)";
+      }
       throw Error("--backend cuda: focusing " + std::to_string(na) + " x " + std::to_string(nr) + " (range FFT " +
                   std::to_string(n_fft) + ", " + to_string(opt.pipeline) + ") needs " + format_bytes(double(need)) +
                   " of device memory; " +
@@ -298,7 +309,8 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
                                 format_bytes(double(free_bytes)) + " free)"
                           : "the device has " + format_bytes(double(free_bytes)) + " free of " +
                                 format_bytes(double(total_bytes))) +
-                  ". Use a smaller scene, a larger budget or --backend cpu");
+                  ". Use a smaller scene, a larger budget or --backend cpu" + half_hint);
+    }
   }
   if (!range_length_runs(nfft, options))
     throw Error("--backend cuda: range FFT length " + std::to_string(nfft) +

@@ -630,11 +630,26 @@ TEST(CudaMemory, PlansRefuseWhatDoesNotFit) {
     const std::string m = e.what();
     EXPECT_NE(m.find("needs"), std::string::npos) << m;
     EXPECT_NE(m.find("--max-gpu-memory allows 16.0 MiB"), std::string::npos) << m;
+    EXPECT_EQ(m.find("fp16-storage"), std::string::npos) << m;  // it would not fit either
   }
   o.max_gpu_memory_bytes = std::size_t{1} << 30;
-  EXPECT_NO_THROW(make_plan(p.radar, 1024, 1024, o));
-  const std::size_t need = cuda::CudaRda::required_device_bytes(1024, 1024, 2048, o);
+  const std::size_t nfft = make_plan(p.radar, 1024, 1024, o).range_fft_size();
+  const std::size_t need = cuda::CudaRda::required_device_bytes(1024, 1024, nfft, o);
   EXPECT_GT(need, std::size_t{1024} * 1024 * 32);  // raw + work + output at least
+  // A budget that fp16-storage fits and fp32 does not: the message says so, and it is true.
+  FocusOptions half = o;
+  half.precision = Precision::fp16_storage;
+  const std::size_t half_need = cuda::CudaRda::required_device_bytes(1024, 1024, nfft, half);
+  ASSERT_LT(half_need, need);
+  o.max_gpu_memory_bytes = (half_need + need) / 2;
+  try {
+    make_plan(p.radar, 1024, 1024, o);
+    ADD_FAILURE() << "a budget below the fp32 plan's need was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--precision fp16-storage needs"), std::string::npos) << e.what();
+  }
+  half.max_gpu_memory_bytes = o.max_gpu_memory_bytes;
+  EXPECT_NO_THROW(make_plan(p.radar, 1024, 1024, half));
   o.max_gpu_memory_bytes = 0;
   try {
     make_plan(p.radar, 200000, 60000, o);  // ~0.6 TB
