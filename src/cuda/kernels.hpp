@@ -93,6 +93,12 @@ void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, 
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, float2* out, int out_pitch, int cols,
                        bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream);
 
+// Contiguous n-point FFTs (powers of two 64..16384) of FP16 rows in and out with FP32 butterflies (the
+// block FFT of the fused kernels, 16 points per thread), unscaled: N sqrt(2) max|x| must stay below
+// 65504. What FP16 storage buys a bare FFT pass (`sarfuse bench fft`); unnormalised like cuFFT.
+void launch_row_fft_fp16_storage(int n, const __half2* in, __half2* out, int batch, bool inverse,
+                                 const float2* twiddles, cudaStream_t stream);
+
 // Pass 1 into FP16: as launch_range_spectrum; row_factor[line] = 1 / the line's scale.
 // half_math: the FFT's butterflies in FP16 arithmetic (--precision fp16), else FP32.
 void launch_range_spectrum_half(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,

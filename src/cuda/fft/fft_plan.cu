@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <utility>
 #include <cuda_fp16.h>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -19,6 +20,7 @@
 #include "cuda/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/fft/block_fft.cuh"
+#include "cuda/fft/storage.cuh"
 #include "cuda/fft/tensor_fft.cuh"
 #include "cuda/backend.hpp"
 #include "cuda/kernels.hpp"
@@ -35,9 +37,12 @@ using cuda::fft::C32;
 using cuda::fft::to_c32;
 using cuda::fft::to_float2;
 
-template <int N, int E>
+// Io: float2, or __half2 (FP16 rows in and out, FP32 butterflies: the fp16-storage passes' FFT alone,
+// unscaled, so the input must keep N sqrt(2) max|x| below FP16's 65504; `sarfuse bench fft` and a GPU
+// test use it).
+template <int N, int E, class Io = float2>
 __global__ void __launch_bounds__(BlockShape<N, E>::threads * BlockShape<N, E>::lines)
-    stockham_lines_kernel(const float2* __restrict__ in, float2* __restrict__ out, int batch, int stride, int dist,
+    stockham_lines_kernel(const Io* __restrict__ in, Io* __restrict__ out, int batch, int stride, int dist,
                           bool inverse, const float2* __restrict__ tw) {
   extern __shared__ C32 smem[];
   constexpr int T = N / E;
@@ -49,24 +54,26 @@ __global__ void __launch_bounds__(BlockShape<N, E>::threads * BlockShape<N, E>::
   C32 v[E];
 #pragma unroll
   for (int q = 0; q < E; ++q) {
-    const C32 x = active ? to_c32(in[base + static_cast<std::size_t>(tid + q * T) * stride]) : C32{0.f, 0.f};
+    const C32 x =
+        active ? cuda::fft::load_scaled(in + base + static_cast<std::size_t>(tid + q * T) * stride, 1.0f) : C32{0.f, 0.f};
     v[q] = inverse ? cuda::fft::conj(x) : x;  // inverse = conj . forward . conj
   }
   cuda::fft::block_fft_forward<N, E>(v, s, tw, tid);
   if (!active) return;
 #pragma unroll
   for (int q = 0; q < E; ++q)
-    out[base + static_cast<std::size_t>(tid + q * T) * stride] = to_float2(inverse ? cuda::fft::conj(v[q]) : v[q]);
+    cuda::fft::store_scaled(out + base + static_cast<std::size_t>(tid + q * T) * stride,
+                            inverse ? cuda::fft::conj(v[q]) : v[q], 1.0f);
 }
 
-template <int N, int E>
-void launch_stockham(const float2* in, float2* out, const FftDesc& d, const float2* tw, cudaStream_t stream) {
+template <int N, int E, class Io = float2>
+void launch_stockham(const Io* in, Io* out, const FftDesc& d, const float2* tw, cudaStream_t stream) {
   if constexpr (N / E <= 1024 && N / E >= 4) {
     using S = BlockShape<N, E>;
-    const void* k = reinterpret_cast<const void*>(&stockham_lines_kernel<N, E>);
+    const void* k = reinterpret_cast<const void*>(&stockham_lines_kernel<N, E, Io>);
     SARFUSE_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, S::smem_bytes));
     const dim3 grid(static_cast<unsigned>((d.batch + S::lines - 1) / S::lines)), block(S::threads, S::lines);
-    stockham_lines_kernel<N, E><<<grid, block, S::smem_bytes, stream>>>(in, out, d.batch, d.stride, d.dist, d.inverse, tw);
+    stockham_lines_kernel<N, E, Io><<<grid, block, S::smem_bytes, stream>>>(in, out, d.batch, d.stride, d.dist, d.inverse, tw);
     SARFUSE_LAUNCHED("stockham_lines_kernel");
   } else {
     throw Error("GPU FFT: radix-" + std::to_string(E) + " Stockham cannot run " + std::to_string(N) + " points");
@@ -567,31 +574,41 @@ std::string bench_fft(const FftBenchOptions& o) {
                                {"speed_vs_cufft", cufft_ms / ms}});
     }
     if ((n & (n - 1)) == 0 && n <= 16384) {
-      // cuFFT in FP16 (its own half arithmetic too), half the bytes: what FP16 storage buys the vendor's FFT.
+      // FP16 rows, half the bytes: cuFFT's own FP16 transform (its arithmetic in FP16 too), and our block
+      // FFT with FP32 butterflies (what the fp16-storage passes run): what FP16 storage buys an FFT pass.
       std::vector<__half2> hhost(total);
       for (std::size_t k = 0; k < total; ++k) hhost[k] = __floats2half2_rn(host[k].x, host[k].y);
       cuda::DeviceBuffer<__half2> ha(total), hb(total);
       SARFUSE_CUDA(cudaMemcpy(ha.get(), hhost.data(), total * sizeof(__half2), cudaMemcpyHostToDevice));
-      SARFUSE_CUDA(cudaMemset(hb.get(), 0xFF, total * sizeof(__half2)));
+      const auto tw = cuda::fft_twiddle_table(n);
+      cuda::DeviceBuffer<float2> dtw(tw.size());
+      SARFUSE_CUDA(cudaMemcpy(dtw.get(), tw.data(), tw.size() * sizeof(float2), cudaMemcpyHostToDevice));
       const CufftHalf half(n, batch, 1, n);
-      const double ms = median_ms([&] { half.forward(ha.get(), hb.get()); });
-      std::vector<__half2> hg(static_cast<std::size_t>(n) * check);
-      SARFUSE_CUDA(cudaMemcpy(hg.data(), hb.get(), hg.size() * sizeof(__half2), cudaMemcpyDeviceToHost));
-      double err = 0, norm = 0;
-      for (std::size_t k = 0; k < hg.size(); ++k) {
-        const float2 v = __half22float2(hg[k]);
-        err += std::norm(std::complex<double>(v.x, v.y) - ref[k]);
-        norm += std::norm(ref[k]);
+      const std::vector<std::pair<const char*, std::function<void()>>> cases = {
+          {"cufft-fp16", [&] { half.forward(ha.get(), hb.get()); }},
+          {"stockham16-fp16", [&] { cuda::launch_row_fft_fp16_storage(n, ha.get(), hb.get(), batch, false, dtw.get(), nullptr); }},
+      };
+      for (const auto& [name, run] : cases) {
+        SARFUSE_CUDA(cudaMemset(hb.get(), 0xFF, total * sizeof(__half2)));  // poisoned: FP16 NaN
+        const double ms = median_ms(run);
+        std::vector<__half2> hg(static_cast<std::size_t>(n) * check);
+        SARFUSE_CUDA(cudaMemcpy(hg.data(), hb.get(), hg.size() * sizeof(__half2), cudaMemcpyDeviceToHost));
+        double err = 0, norm = 0;
+        for (std::size_t k = 0; k < hg.size(); ++k) {
+          const float2 v = __half22float2(hg[k]);
+          err += std::norm(std::complex<double>(v.x, v.y) - ref[k]);
+          norm += std::norm(ref[k]);
+        }
+        const double rel = std::sqrt(err / norm);
+        const double flops = 5.0 * n * std::log2(static_cast<double>(n)) * batch;
+        const double bytes = 2.0 * total * sizeof(__half2);
+        std::snprintf(line, sizeof line, "%7d %8d %-11s %9.4f %9.0f %9.0f %10.2e %8.2fx\n", n, batch, name, ms,
+                      flops / ms * 1e-6, bytes / ms * 1e-6, rel, cufft_ms / ms);
+        out << line;
+        js["results"].push_back({{"n", n}, {"batch", batch}, {"variant", name}, {"ms", ms},
+                                 {"gflops", flops / ms * 1e-6}, {"gb_s", bytes / ms * 1e-6}, {"relative_l2", rel},
+                                 {"speed_vs_cufft", cufft_ms / ms}});
       }
-      const double rel = std::sqrt(err / norm);
-      const double flops = 5.0 * n * std::log2(static_cast<double>(n)) * batch;
-      const double bytes = 2.0 * total * sizeof(__half2);
-      std::snprintf(line, sizeof line, "%7d %8d %-11s %9.4f %9.0f %9.0f %10.2e %8.2fx\n", n, batch, "cufft-fp16", ms,
-                    flops / ms * 1e-6, bytes / ms * 1e-6, rel, cufft_ms / ms);
-      out << line;
-      js["results"].push_back({{"n", n}, {"batch", batch}, {"variant", "cufft-fp16"}, {"ms", ms},
-                               {"gflops", flops / ms * 1e-6}, {"gb_s", bytes / ms * 1e-6}, {"relative_l2", rel},
-                               {"speed_vs_cufft", cufft_ms / ms}});
     }
     FftPlanOptions measure;
     measure.planning = FftPlanning::measure;
@@ -692,3 +709,19 @@ std::string bench_fft(const FftBenchOptions& o) {
 }
 
 }  // namespace sarfuse::gpu
+
+namespace sarfuse::cuda {
+
+void launch_row_fft_fp16_storage(int n, const __half2* in, __half2* out, int batch, bool inverse,
+                                 const float2* twiddles, cudaStream_t stream) {
+  gpu::FftDesc d;
+  d.n = n;
+  d.batch = batch;
+  d.dist = n;
+  d.inverse = inverse;
+  fft::dispatch_pow2<64, 16384>(n, "FP16-storage row FFT", [&]<int N>() {
+    gpu::launch_stockham<N, 16, __half2>(in, out, d, twiddles, stream);
+  });
+}
+
+}  // namespace sarfuse::cuda
