@@ -276,6 +276,15 @@ bool range_length_runs(std::size_t n, const FocusOptions& o) {
 // only at <= 0.8 of the power of two; --plan measure times both.
 constexpr double kNiceLengthPays = 0.8;
 
+// Whether the FP16 passes (fp16-storage and fp16) can run: the fused pipeline's one-block row kernels
+// and the column kernel. (fp16's power-of-two-only range FFT is checked with the length.)
+namespace {
+bool fp16_storage_runs(const FocusOptions& o, std::size_t nfft, std::size_t lines) {
+  return o.pipeline == Pipeline::fused && own_row_fft_supports(static_cast<int>(nfft)) &&
+         column_fft_supports(static_cast<int>(lines));
+}
+}  // namespace
+
 std::size_t range_fft_length(std::size_t linear, const FocusOptions& o) {
   const std::size_t p = pow2_range_length(linear), nice = smallest_nice_length(linear, o);
   return nice != 0 && static_cast<double>(nice) <= kNiceLengthPays * static_cast<double>(p) ? nice : p;
@@ -293,8 +302,7 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
     if (need > have) {
       // What fp16-storage is for: the work array in FP16 takes half the bytes. Say so where it would fit.
       std::string half_hint;
-      if (opt.precision == Precision::fp32 && opt.pipeline == Pipeline::fused &&
-          own_row_fft_supports(static_cast<int>(n_fft)) && column_fft_supports(static_cast<int>(na))) {
+      if (opt.precision == Precision::fp32 && fp16_storage_runs(opt, n_fft, na)) {
         FocusOptions half = opt;
         half.precision = Precision::fp16_storage;
         const std::size_t half_need = required_device_bytes(na, nr, n_fft, half);
@@ -329,8 +337,7 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
                 std::to_string(n_fft) + ", " + to_string(opt.pipeline) + ")");
   if (tensor_) notes += "--precision tf32x3: range FFTs' radix-16 DFTs on the tensor cores (3xTF32)\n";
   half_math_ = opt.precision == Precision::fp16;
-  if (fp16_storage_ && (opt.pipeline != Pipeline::fused || !own_row_fft_supports(static_cast<int>(nfft)) ||
-                        !column_fft_supports(static_cast<int>(na))))
+  if (fp16_storage_ && !fp16_storage_runs(opt, nfft, na))
     throw Error(std::string("--precision ") + to_string(opt.precision) +
                 ": needs the fused pipeline, a range FFT of 256..16384 points, a power of two or (fp16-storage) one "
                 "of " + nice_sizes_text() + " (got " +

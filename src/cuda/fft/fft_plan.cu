@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <type_traits>
 #include <utility>
 #include <cuda_fp16.h>
 #include <nlohmann/json.hpp>
@@ -544,6 +545,32 @@ std::string bench_fft(const FftBenchOptions& o) {
     d.n = n;
     d.batch = batch;
     double cufft_ms = 0;
+    // Relative L2 of the first `check` lines of a device output against ref (NaN where one was not
+    // written), and the table row + JSON entry of one timed variant.
+    const auto rel_l2 = [&](const auto* d_out) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(d_out)>>;  // float2 or __half2
+      std::vector<T> got(static_cast<std::size_t>(n) * check);
+      SARFUSE_CUDA(cudaMemcpy(got.data(), d_out, got.size() * sizeof(T), cudaMemcpyDeviceToHost));
+      double err = 0, norm = 0;
+      for (std::size_t k = 0; k < got.size(); ++k) {
+        float2 v;
+        if constexpr (std::is_same_v<T, __half2>) v = __half22float2(got[k]);
+        else v = got[k];
+        err += std::norm(std::complex<double>(v.x, v.y) - ref[k]);
+        norm += std::norm(ref[k]);
+      }
+      return std::sqrt(err / norm);
+    };
+    const auto report = [&](const char* name, double ms, double rel, std::size_t element_bytes) {
+      const double flops = 5.0 * n * std::log2(static_cast<double>(n)) * batch;
+      const double bytes = 2.0 * static_cast<double>(total * element_bytes);
+      std::snprintf(line, sizeof line, "%7d %8d %-11s %9.4f %9.0f %9.0f %10.2e %8.2fx\n", n, batch, name, ms,
+                    flops / ms * 1e-6, bytes / ms * 1e-6, rel, cufft_ms / ms);
+      out << line;
+      js["results"].push_back({{"n", n}, {"batch", batch}, {"variant", name}, {"ms", ms},
+                               {"gflops", flops / ms * 1e-6}, {"gb_s", bytes / ms * 1e-6}, {"relative_l2", rel},
+                               {"speed_vs_cufft", cufft_ms / ms}});
+    };
     std::vector<FftVariant> variants = fft_variants_for(d);
     std::rotate(variants.begin(), variants.end() - 1, variants.end());  // cuFFT first: the ratios need it
     for (FftVariant t : tensor_variants_for(d)) variants.push_back(t);  // reduced precision, after the exact ones
@@ -555,23 +582,8 @@ std::string bench_fft(const FftBenchOptions& o) {
       const double ms = median_ms([&] {
         plan.execute(reinterpret_cast<const std::complex<float>*>(a.get()), reinterpret_cast<std::complex<float>*>(b.get()));
       });
-      std::vector<float2> got(static_cast<std::size_t>(n) * check);
-      SARFUSE_CUDA(cudaMemcpy(got.data(), b.get(), got.size() * sizeof(float2), cudaMemcpyDeviceToHost));
-      double err = 0, norm = 0;
-      for (std::size_t k = 0; k < got.size(); ++k) {
-        err += std::norm(std::complex<double>(got[k].x, got[k].y) - ref[k]);
-        norm += std::norm(ref[k]);
-      }
-      const double rel = std::sqrt(err / norm);  // NaN when an element was not written
       if (v == FftVariant::cufft) cufft_ms = ms;
-      const double flops = 5.0 * n * std::log2(static_cast<double>(n)) * batch;
-      const double bytes = 2.0 * total * sizeof(float2);
-      std::snprintf(line, sizeof line, "%7d %8d %-11s %9.4f %9.0f %9.0f %10.2e %8.2fx\n", n, batch, to_string(v), ms,
-                    flops / ms * 1e-6, bytes / ms * 1e-6, rel, cufft_ms / ms);
-      out << line;
-      js["results"].push_back({{"n", n}, {"batch", batch}, {"variant", to_string(v)}, {"ms", ms},
-                               {"gflops", flops / ms * 1e-6}, {"gb_s", bytes / ms * 1e-6}, {"relative_l2", rel},
-                               {"speed_vs_cufft", cufft_ms / ms}});
+      report(to_string(v), ms, rel_l2(b.get()), sizeof(float2));
     }
     if ((n & (n - 1)) == 0 && n <= 16384) {
       // FP16 rows, half the bytes: cuFFT's own FP16 transform (its arithmetic in FP16 too), and our block
@@ -591,23 +603,7 @@ std::string bench_fft(const FftBenchOptions& o) {
       for (const auto& [name, run] : cases) {
         SARFUSE_CUDA(cudaMemset(hb.get(), 0xFF, total * sizeof(__half2)));  // poisoned: FP16 NaN
         const double ms = median_ms(run);
-        std::vector<__half2> hg(static_cast<std::size_t>(n) * check);
-        SARFUSE_CUDA(cudaMemcpy(hg.data(), hb.get(), hg.size() * sizeof(__half2), cudaMemcpyDeviceToHost));
-        double err = 0, norm = 0;
-        for (std::size_t k = 0; k < hg.size(); ++k) {
-          const float2 v = __half22float2(hg[k]);
-          err += std::norm(std::complex<double>(v.x, v.y) - ref[k]);
-          norm += std::norm(ref[k]);
-        }
-        const double rel = std::sqrt(err / norm);
-        const double flops = 5.0 * n * std::log2(static_cast<double>(n)) * batch;
-        const double bytes = 2.0 * total * sizeof(__half2);
-        std::snprintf(line, sizeof line, "%7d %8d %-11s %9.4f %9.0f %9.0f %10.2e %8.2fx\n", n, batch, name, ms,
-                      flops / ms * 1e-6, bytes / ms * 1e-6, rel, cufft_ms / ms);
-        out << line;
-        js["results"].push_back({{"n", n}, {"batch", batch}, {"variant", name}, {"ms", ms},
-                                 {"gflops", flops / ms * 1e-6}, {"gb_s", bytes / ms * 1e-6}, {"relative_l2", rel},
-                                 {"speed_vs_cufft", cufft_ms / ms}});
+        report(name, ms, rel_l2(hb.get()), sizeof(__half2));
       }
     }
     FftPlanOptions measure;
