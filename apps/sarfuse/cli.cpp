@@ -22,6 +22,8 @@ void install_stop_handlers() {
   sa.sa_flags = SA_RESETHAND;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  // Past a file-size limit (ulimit -f) a write should fail with EFBIG and our message, not kill us.
+  signal(SIGXFSZ, SIG_IGN);
   // A parent may have blocked them (job runners do); then they would stay pending and never stop us.
   sigset_t set;
   sigemptyset(&set);

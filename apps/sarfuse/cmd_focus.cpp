@@ -1,32 +1,35 @@
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include "commands.hpp"
-#include "focus_options.hpp"
-#include "workflow.hpp"
+#include "focus_command.hpp"
+#include "progress_line.hpp"
+#include "sarfuse/error.hpp"
 
 namespace sarfuse::cli {
 
-void add_focus(CLI::App& app) {
-  auto* cmd = app.add_subcommand("focus", "focus raw data into a single-look complex image (Range-Doppler)");
-  static std::string raw, params, out, var, png;
-  static double png_range = 50;
-  static std::optional<double> doppler;
-  static std::string doppler_mode, detect = "none", multilook = "1x1", gain, report;
-  static std::size_t gain_first_line = 1;
-  static bool dc_offset = false, iq_balance = false, range_spreading = false;
-  static std::optional<int> doppler_ambiguity;
-  static FocusArgs args;
-  cmd->add_option("raw", raw, "raw data (.npy or .mat)")->required();
-  cmd->add_option("--params", params, "radar parameters (JSON)")->required();
-  cmd->add_option("-o,--output", out, "product: .npy, .tif (GeoTIFF) or .h5 (HDF5); a .json sidecar is written beside it")
-      ->required();
+void FocusCommand::add_to(CLI::App* cmd) {
+  cmd->add_option("raw", inputs, "raw data (.npy or .mat); several with --output-dir")->required();
+  cmd->add_option("--params", params, "radar parameters (JSON)");
+  cmd->add_option("-o,--output", output, "product: .npy, .tif (GeoTIFF) or .h5 (HDF5); a .json sidecar is written beside it");
+  cmd->add_option("--output-dir", output_dir, "several inputs: each product as DIR/<input name>.<--format>");
+  cmd->add_option("--format", format, "with --output-dir: npy, tif or h5")->capture_default_str();
   cmd->add_option("--var", var, "variable name in a .mat file");
   cmd->add_option("--doppler-centroid", doppler, "absolute Doppler centroid (Hz), overriding the parameters file");
   cmd->add_option("--doppler", doppler_mode, "auto: estimate the Doppler centroid from the data (ACCC + MLCC)");
   cmd->add_option("--doppler-ambiguity", doppler_ambiguity, "with --doppler auto: force the ambiguity number");
   cmd->add_option("--detect", detect, "none (complex SLC), amplitude, intensity or db")->capture_default_str();
   cmd->add_option("--multilook", multilook, "looks AZxRG for detected products, e.g. 4x1")->capture_default_str();
+  cmd->add_option("--sample-format", sample_format, "complex64, complex32 (IEEE half pairs) or cint16 (scaled)")
+      ->capture_default_str();
+  cmd->add_option("--compression", compression,
+                  "h5 / tif: auto (h5 fast, tif none), none, fast (deflate 1, parallel) or best (deflate 9)")
+      ->capture_default_str();
+  cmd->add_option("--mantissa-bits", mantissa_bits, "round float samples to N mantissa bits (1..23) before compressing");
   cmd->add_option("--gain-db", gain, "per-line receiver gains (dB) to undo: RADARSAT AGC .mat or a text column");
   cmd->add_option("--gain-first-line", gain_first_line, "line of the gain file for raw line 0 (1-based)")
       ->capture_default_str();
@@ -34,52 +37,151 @@ void add_focus(CLI::App& app) {
   cmd->add_flag("--iq-balance", iq_balance, "correct the I/Q gain imbalance");
   cmd->add_flag("--range-spreading", range_spreading, "correct the range spreading loss (off by default)");
   cmd->add_option("--report", report, "processing report (JSON; also printed)");
-  cmd->add_option("--png", png, "quicklook PNG");
-  cmd->add_option("--png-range-db", png_range, "quicklook dynamic range (dB)")->capture_default_str();
+  cmd->add_option("--png", png, "quicklook PNG (amplitude, clipped at --png-clip percent)");
+  cmd->add_option("--png-clip", png_clip, "quicklook: amplitude percentile shown white")->capture_default_str();
+  cmd->add_option("--png-range-db", png_range, "quicklook in dB instead: this dynamic range below the peak");
+  cmd->add_option("--png-incidence", png_incidence, "quicklook: incidence angle (deg) for square ground pixels")
+      ->capture_default_str();
+  cmd->add_flag("--no-overlap", no_overlap, "read, focus and write one after another (the same product; for timing)");
   args.add_to(cmd);
-  cmd->callback([] {
-    ParamsFile p = load_params(params);
-    if (doppler) {
-      if (!std::isfinite(*doppler)) throw Error("--doppler-centroid: expected a finite frequency in Hz (got " +
-                                                std::to_string(*doppler) + ")");
-      p.radar.doppler_centroid_hz = *doppler;
-      validate(p.radar, "--doppler-centroid");
+}
+
+std::vector<FocusRequest> FocusCommand::requests() const {
+  if (params.empty() && !params_json) throw Error("--params: required (the radar parameters JSON)");
+  ParamsFile p = params_json ? parse_params(*params_json, "params") : load_params(params);
+  if (doppler) {
+    if (!std::isfinite(*doppler))
+      throw Error("--doppler-centroid: expected a finite frequency in Hz (got " + std::to_string(*doppler) + ")");
+    p.radar.doppler_centroid_hz = *doppler;
+    validate(p.radar, "--doppler-centroid");
+  }
+  FocusRequest q;
+  q.radar = p.radar;
+  q.scene = p.scene;
+  q.variable = var;
+  if (!doppler_mode.empty()) {
+    if (doppler_mode != "auto") throw Error("--doppler: expected auto (got '" + doppler_mode + "')");
+    if (doppler) throw Error("--doppler auto and --doppler-centroid exclude each other");
+    q.doppler = DopplerOptions{};
+    q.doppler->ambiguity = doppler_ambiguity;
+  } else if (doppler_ambiguity) {
+    throw Error("--doppler-ambiguity applies with --doppler auto");
+  }
+  ProductOptions& product = q.product;
+  product.detect = parse_detection(detect);
+  {
+    const auto x = multilook.find('x');
+    try {
+      if (x == std::string::npos) throw std::invalid_argument(multilook);
+      product.looks_azimuth = std::stoul(multilook.substr(0, x));
+      product.looks_range = std::stoul(multilook.substr(x + 1));
+    } catch (const std::exception&) {
+      throw Error("--multilook: expected AZxRG looks such as 4x1 (got '" + multilook + "')");
     }
-    FocusExtras x;
-    if (!doppler_mode.empty()) {
-      if (doppler_mode != "auto") throw Error("--doppler: expected auto (got '" + doppler_mode + "')");
-      if (doppler) throw Error("--doppler auto and --doppler-centroid exclude each other");
-      x.doppler = DopplerOptions{};
-      x.doppler->ambiguity = doppler_ambiguity;
-    } else if (doppler_ambiguity) {
-      throw Error("--doppler-ambiguity applies with --doppler auto");
-    }
-    ProductOptions& product = x.product;
-    product.detect = parse_detection(detect);
-    {
-      const auto x = multilook.find('x');
-      try {
-        if (x == std::string::npos) throw std::invalid_argument(multilook);
-        product.looks_azimuth = std::stoul(multilook.substr(0, x));
-        product.looks_range = std::stoul(multilook.substr(x + 1));
-      } catch (const std::exception&) {
-        throw Error("--multilook: expected AZxRG looks such as 4x1 (got '" + multilook + "')");
+  }
+  product.sample_format = parse_sample_format(sample_format);
+  product.compression = parse_compression(compression);
+  product.mantissa_bits = mantissa_bits;
+  product.threads = args.threads;
+  q.gain_path = gain;
+  q.gain_first_line = gain_first_line;
+  q.dc_offset = dc_offset;
+  q.iq_balance = iq_balance;
+  q.range_spreading = range_spreading;
+  q.report_path = report;
+  q.png = png;
+  q.quicklook.clip_percentile = png_clip;
+  q.quicklook.incidence_deg = png_incidence;
+  if (png_range) {
+    q.quicklook.scale = QuicklookOptions::Scale::db;
+    q.quicklook.dynamic_range_db = *png_range;
+  }
+  q.options = args.resolve();
+  args.resolve_azimuth(q);
+  q.overlap = !no_overlap;
+
+  std::vector<FocusRequest> out;
+  if (output_dir.empty()) {
+    if (output.empty()) throw Error("-o/--output: required (or --output-dir for several inputs)");
+    if (inputs.size() != 1) throw Error("several inputs need --output-dir DIR (each product DIR/<name>.<--format>)");
+    q.input = inputs[0];
+    q.output = output;
+    out.push_back(q);
+    return out;
+  }
+  if (!output.empty()) throw Error("-o/--output and --output-dir exclude each other");
+  if (!png.empty() || !report.empty()) throw Error("--png and --report take one input; with --output-dir, focus them one by one");
+  if (format != "npy" && format != "tif" && format != "h5") throw Error("--format: expected npy, tif or h5 (got '" + format + "')");
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(output_dir, ec)) throw FileError("--output-dir '" + output_dir + "': no such folder");
+  for (const std::string& in : inputs) {
+    FocusRequest r = q;
+    r.input = in;
+    r.output = (fs::path(output_dir) / (fs::path(in).stem().string() + "." + format)).string();
+    for (const FocusRequest& o : out)
+      if (o.output == r.output) throw Error("inputs '" + o.input + "' and '" + in + "' would both become '" + r.output + "'");
+    check_product_path(r.output, r.product);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<FocusReport> FocusCommand::run(bool print) const {
+  const std::vector<FocusRequest> list = requests();
+  std::vector<FocusReport> reports;
+  FocusSession session;
+  std::optional<ProgressLine> progress;
+  if (print && ::isatty(2) == 1) progress.emplace(list.size());
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    FocusRequest q = list[k];
+    if (progress) q.progress = [&, k](std::size_t done, std::size_t rows) { progress->update(k, done, rows, q.input); };
+    FocusReport rep = session.focus(q);
+    if (progress) progress->scene_done(k);
+    if (print) {
+      if (rep.doppler) {
+        if (!q.report_path.empty()) std::cout << format_doppler_table(*rep.doppler);
+        std::cerr << "sarfuse: Doppler centroid estimated: " << rep.doppler->centroid_hz << " Hz (ambiguity "
+                  << rep.doppler->ambiguity << " from " << rep.doppler->ambiguity_source
+                  << "; parameters file: " << q.radar.doppler_centroid_hz << " Hz)\n";
       }
+      if (!rep.notes.empty()) std::cerr << "sarfuse: note: " << rep.notes;
+      if (!q.report_path.empty()) {
+        std::cout << rep.target_table;
+        std::printf("processing report %s: focus %.3f s (%s), wall %.3f s; mean power %.4g, contrast %.3f\n",
+                    q.report_path.c_str(), rep.timings.focus.total, to_string(rep.options.backend), rep.timings.wall,
+                    rep.mean_power, rep.intensity_contrast);
+      }
+      std::cout << "wrote " << rep.output << " (" << rep.rows << " x " << rep.samples << "; azimuth: " << rep.layout
+                << ") in " << rep.timings.wall << " s (focus " << rep.timings.focus.total << " s)\n";
     }
-    x.gain_path = gain;
-    x.gain_first_line = gain_first_line;
-    x.dc_offset = dc_offset;
-    x.iq_balance = iq_balance;
-    x.range_spreading = range_spreading;
-    x.report_path = report;
-    x.scene = p.scene;
-    const FocusOptions o = args.resolve();
-    args.resolve_azimuth(x);
-    const FocusedProduct r = focus_file(raw, var, p.radar, o, out, png, png_range, x);
-    if (!r.notes.empty()) std::cerr << "sarfuse: note: " << r.notes;
-    std::cout << "wrote " << out << " (" << r.rows << " x " << r.samples << "; azimuth: " << r.layout << ") in "
-              << r.times.total << " s\n";
-  });
+    reports.push_back(std::move(rep));
+  }
+  if (progress) progress->finish();
+  return reports;
+}
+
+std::vector<std::string> focus_command_reports(const std::vector<std::string>& argv, const std::optional<std::string>& params_json) {
+  CLI::App app{"sarfuse focus"};
+  FocusCommand c;
+  c.params_json = params_json;
+  c.add_to(&app);
+  std::vector<std::string> reversed(argv.rbegin(), argv.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    throw Error(std::string("focus_file: ") + e.what());
+  }
+  std::vector<std::string> out;
+  for (const FocusReport& r : c.run(false)) out.push_back(r.report_json);
+  return out;
+}
+
+void add_focus(CLI::App& app) {
+  auto* cmd = app.add_subcommand("focus", "focus raw data into a single-look complex image (Range-Doppler)");
+  static FocusCommand command;
+  command.add_to(cmd);
+  cmd->callback([] { command.run(true); });
 }
 
 }  // namespace sarfuse::cli

@@ -4,7 +4,6 @@
 #include "sarfuse/error.hpp"
 #include "sarfuse/io.hpp"
 #include "sarfuse/simulate.hpp"
-#include "workflow.hpp"
 
 namespace sarfuse::cli {
 
@@ -18,7 +17,7 @@ void add_simulate(CLI::App& app) {
   cmd->callback([] {
     const ParamsFile p = load_params(scene);
     if (!p.scene) throw Error(scene + ": scene: missing (simulate needs a \"scene\" section)");
-    require_distinct(scene, out);
+    require_distinct_paths(scene, out);
     const ComplexImage raw = simulate(p.radar, *p.scene, threads);
     write_npy(out, raw);
     std::cout << "wrote " << out << " (" << raw.lines() << " x " << raw.samples() << ", " << p.scene->targets.size()

@@ -56,11 +56,19 @@ BlockLayout plan_azimuth_blocks(const RadarParams& radar, std::size_t lines, std
                                 const FocusOptions& options, std::size_t block_lines = 0);
 
 // The longest FFT-friendly block whose memory fits the budgets (0 = no limit): host bytes for the
-// plan, the block's raw and SLC buffers; device bytes for CUDA plans. Never longer than one block for
+// plan and the pipeline's two raw and two SLC block buffers; device bytes for CUDA plans. Never longer than one block for
 // the whole take needs. Throws Error, with the figures, when not even the shortest block fits.
 std::size_t block_lines_for_memory(const RadarParams& radar, std::size_t lines, std::size_t samples,
                                    const FocusOptions& options, std::size_t max_host_bytes,
                                    std::size_t max_device_bytes);
+
+// The block length focus_file uses when none is given: the longest that fits the budgets
+// (block_lines_for_memory), shortened so that reading, focusing and writing overlap across several
+// blocks where the extra (overlapping) lines cost little: on the GPU, blocks of at least twice the
+// support and about an eighth of the take; on the CPU, where the overlap is paid in compute, at
+// least six times the support and a third of the take.
+std::size_t pipeline_block_lines(const RadarParams& radar, std::size_t lines, std::size_t samples,
+                                 const FocusOptions& options, std::size_t max_host_bytes, std::size_t max_device_bytes);
 
 // Raw lines in: read(first, count, dst) fills count x samples complex64 samples of raw lines
 // [first, first + count), all inside the take (the driver pads). Product rows out, in order:

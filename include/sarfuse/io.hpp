@@ -43,22 +43,43 @@ class RawFile {
 ComplexImage read_image(const std::string& path);
 
 void write_npy(const std::string& path, const ComplexImage& img);
-// dB quicklook: |x|^2 multilooked so neither side exceeds max_pixels, dynamic_range_db below the peak.
-void write_png(const std::string& path, const ComplexImage& img, double dynamic_range_db = 50.0,
-               std::size_t max_pixels = 2048);
-// The dB quicklook built row by row (for products written in blocks): the same picture as write_png.
+// Quicklook PNG (8-bit grey): the image multilooked to at most max_pixels a side with roughly square
+// ground pixels (azimuth V/PRF against slant spacing / sin(incidence)), then scaled as SAR viewers do:
+// amplitude from 0 to the clip_percentile of the multilooked amplitude (or, db, the top
+// dynamic_range_db below the peak).
+struct QuicklookOptions {
+  enum class Scale { amplitude, db };
+  Scale scale = Scale::amplitude;
+  double clip_percentile = 99.0;   // amplitude: the grey level 255
+  double dynamic_range_db = 50.0;  // db
+  double incidence_deg = 35.0;     // for the ground range pixel
+  std::size_t max_pixels = 2048;
+};
+// Built row by row from the product's rows (no second pass over the product).
 class Quicklook {
  public:
-  Quicklook(std::size_t lines, std::size_t samples, std::size_t max_pixels = 2048);
+  // azimuth_pixel_m / range_pixel_m: ground pixel sizes of the image (0: take the pixels as square).
+  Quicklook(std::size_t lines, std::size_t samples, const QuicklookOptions& options = {},
+            double azimuth_pixel_m = 0, double range_pixel_m = 0);
   void add_rows(const std::complex<float>* rows, std::size_t count);
-  void write(const std::string& path, double dynamic_range_db = 50.0) const;
+  void write(const std::string& path) const;
+  std::size_t looks_azimuth() const { return look_az_; }
+  std::size_t looks_range() const { return look_rg_; }
+  // The 8-bit picture write() stores, row-major (height x width).
+  std::vector<unsigned char> pixels() const;
+  std::size_t width() const { return w_; }
+  std::size_t height() const { return h_; }
 
  private:
-  std::size_t look_ = 1, h_ = 0, w_ = 0, samples_ = 0, next_ = 0;
+  QuicklookOptions o_;
+  std::size_t look_az_ = 1, look_rg_ = 1, h_ = 0, w_ = 0, samples_ = 0, next_ = 0;
   std::vector<double> power_;
 };
+void write_png(const std::string& path, const ComplexImage& img, const QuicklookOptions& options = {});
 // Throws a clear Error when `path` cannot become an output file (its folder is missing or is a file).
 void check_output_path(const std::string& path);
+// Throws a clear Error when `output` names the same file as `input`.
+void require_distinct_paths(const std::string& input, const std::string& output);
 void write_text_file(const std::string& path, const std::string& text);
 std::string read_text_file(const std::string& path);
 
@@ -70,15 +91,36 @@ std::string product_sidecar_json(const RadarParams& radar, const FocusOptions& o
 std::optional<double> read_sidecar_eta_first(const std::string& product_path);
 
 // Products: the SLC, or a detected (and multilooked) image, in the format the path's extension names:
-// .npy (complex64 / float32), .tif / .tiff (GeoTIFF through GDAL: CFloat32 / Float32, the processing
-// parameters as metadata), .h5 / .hdf5 (HDF5: a chunked, deflate-compressed dataset "slc" (complex64 as
-// the compound {r, i}, h5py's layout) or "detected" (float32), every radar, Doppler and processing
-// parameter as attributes, and the axes "azimuth_time_s" and "slant_range_m"). Written atomically.
+// .npy, .tif / .tiff (GeoTIFF through GDAL, the processing parameters as metadata), .h5 / .hdf5 (HDF5:
+// a chunked dataset "slc" or "detected", every radar, Doppler and processing parameter as attributes,
+// and the axes "azimuth_time_s" and "slant_range_m"). Written atomically.
+//
+// Complex samples (sample_format): complex64 (the default); complex32, IEEE half pairs (npy and HDF5:
+// the compound {r, i} of float16, h5py's layout; GeoTIFF: CFloat32 stored as 16-bit floats); cint16,
+// 16-bit integer pairs (npy and HDF5: the compound {r, i} of int16; GeoTIFF: CInt16) whose value times
+// `sample_scale` (in the metadata) is the complex64 value. Detected products are float32.
+//
+// Compression (HDF5 and GeoTIFF; .npy is never compressed): none; fast (HDF5: byte shuffle + deflate
+// level 1, chunks compressed in parallel with libdeflate and written with direct chunk writes, so any
+// HDF5 reader opens it without a plugin; GeoTIFF: DEFLATE level 1 on GDAL's worker threads); best
+// (level 9 of the same). automatic: fast for HDF5, none for GeoTIFF (the speed of the disk).
+// mantissa_bits N (1..23) rounds float samples to N mantissa bits before compressing (as ISCE3 does to
+// make SLCs compressible: relative error <= 2^-(N+1)).
 enum class Detection { none, amplitude, intensity, db };
 Detection parse_detection(const std::string& text);  // none, amplitude, intensity, db
+enum class SampleFormat { complex64, complex32, cint16 };
+SampleFormat parse_sample_format(const std::string& text);
+const char* to_string(SampleFormat f);
+enum class Compression { automatic, none, fast, best };
+Compression parse_compression(const std::string& text);
+const char* to_string(Compression c);
 struct ProductOptions {
   Detection detect = Detection::none;
   std::size_t looks_azimuth = 1, looks_range = 1;  // multilook (detected products only)
+  SampleFormat sample_format = SampleFormat::complex64;
+  Compression compression = Compression::automatic;
+  int mantissa_bits = 0;  // 0: all
+  int threads = 0;        // compression threads (0: all cores)
 };
 // Throws Error for an unknown extension or options the format cannot hold, before any work.
 void check_product_path(const std::string& path, const ProductOptions& options);
@@ -97,6 +139,18 @@ class ProductWriter {
   ~ProductWriter();
   void write_rows(const std::complex<float>* rows, std::size_t count);
   void commit();
+  // Seconds spent so far converting and compressing (encode) and handing bytes to the file (write),
+  // and in commit (sync: flush, fsync, rename).
+  double encode_seconds() const;
+  double write_seconds() const;
+  double sync_seconds() const;
+  std::size_t file_bytes() const;  // after commit
+  // cint16: the scale (value = stored x scale), fixed by the first rows written; 0 before.
+  double sample_scale() const;
+  std::size_t clipped_samples() const;  // cint16: components clipped to +-32767
+  // The product's metadata (the sidecar JSON given, plus sample format, compression, scale): what the
+  // .json sidecar beside the product holds; final after commit.
+  std::string metadata_json() const;
   class Impl;
 
  private:

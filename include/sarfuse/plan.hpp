@@ -85,7 +85,9 @@ struct StageTimes {
   double azimuth_fft = 0;
   double range_doppler = 0;   // SRC, range IFFT, RCMC, azimuth filter (one pass per Doppler row)
   double azimuth_ifft = 0;
-  double total = 0;
+  double total = 0;     // the four steps
+  double upload = 0;    // CUDA: host -> device copy of the raw block (not in total)
+  double download = 0;  // CUDA: device -> host copy of the SLC (not in total)
 };
 
 class PlanImpl;
@@ -111,6 +113,10 @@ class Plan {
   // Where the plan departs from its backend's own kernels (e.g. a step handed to cuFFT), one
   // sentence per line; empty when it does not.
   const std::string& notes() const;
+  // Host memory that focus() will read raw lines from or write the SLC to, made page-locked for the
+  // GPU's copies (CUDA: cudaHostRegister; the CPU backend: nothing). unpin before freeing it.
+  void pin_host(void* data, std::size_t bytes);
+  void unpin_host(void* data);
 
  private:
   std::unique_ptr<PlanImpl> impl_;
@@ -118,6 +124,10 @@ class Plan {
 
 Plan make_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
                const FocusOptions& options = {});
+
+// The backend make_plan picks for this shape and these options (automatic resolved).
+Backend resolved_backend(const RadarParams& radar, std::size_t lines, std::size_t samples,
+                         const FocusOptions& options = {});
 
 // Memory a plan for this shape needs, computed without allocating: host bytes (the plan's buffers and
 // the SLC it writes) and device bytes (CUDA plans: everything, cuFFT work areas included).

@@ -32,6 +32,8 @@ const StageTimes& Plan::last_times() const { return impl_->times; }
 const RadarParams& Plan::radar() const { return impl_->radar; }
 const FocusOptions& Plan::options() const { return impl_->options; }
 const std::string& Plan::notes() const { return impl_->notes; }
+void Plan::pin_host(void* data, std::size_t bytes) { impl_->pin_host(data, bytes); }
+void Plan::unpin_host(void* data) { impl_->unpin_host(data); }
 
 std::size_t parse_byte_size(const std::string& text, const std::string& what) {
   std::size_t used = 0;
@@ -119,6 +121,10 @@ std::pair<FocusOptions, std::size_t> resolve_options(const RadarParams& radar, s
 }
 
 }  // namespace
+
+Backend resolved_backend(const RadarParams& radar, std::size_t lines, std::size_t samples, const FocusOptions& options) {
+  return resolve_options(radar, lines, samples, options).first.backend;
+}
 
 PlanMemory plan_memory(const RadarParams& radar, std::size_t lines, std::size_t samples, const FocusOptions& options) {
   const auto [opt, nfft] = resolve_options(radar, lines, samples, options);

@@ -10,6 +10,8 @@ class PlanImpl {
       : radar(r), options(o), lines(na), samples(nr), nfft(n_fft), backend(b) {}
   virtual ~PlanImpl() = default;
   virtual void focus(const RawView& raw, ComplexImage& slc) = 0;
+  virtual void pin_host(void*, std::size_t) {}
+  virtual void unpin_host(void*) {}
 
   RadarParams radar;
   FocusOptions options;  // resolved: threads > 0, src on/off

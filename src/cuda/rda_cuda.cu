@@ -345,6 +345,7 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
                 "; --azimuth linear with --block-lines picks one)");
   SARFUSE_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   for (auto& e : ev_) SARFUSE_CUDA(cudaEventCreate(&e));
+  for (auto& e : copy_ev_) SARFUSE_CUDA(cudaEventCreate(&e));
 
   const auto range_filter = core::range_matched_filter(radar, nfft, options.range_window);
   upload(filter_, to_float2(range_filter));
@@ -478,6 +479,8 @@ CudaRda::~CudaRda() {
   }
   for (auto& e : ev_)
     if (e) cudaEventDestroy(e);
+  for (auto& e : copy_ev_)
+    if (e) cudaEventDestroy(e);
   if (stream_) cudaStreamDestroy(stream_);
 }
 
@@ -582,13 +585,28 @@ void CudaRda::focus(const RawView& raw, ComplexImage& slc) {
   if (slc.lines() != lines || slc.samples() != samples) slc = ComplexImage(lines, samples);
   throw_if_interrupted();
   const std::size_t bytes = lines * samples * bytes_per_sample(raw.type);
+  SARFUSE_CUDA(cudaEventRecord(copy_ev_[0], stream_));
   SARFUSE_CUDA(cudaMemcpyAsync(raw_.get(), raw.data, bytes, cudaMemcpyHostToDevice, stream_));
+  SARFUSE_CUDA(cudaEventRecord(copy_ev_[1], stream_));
   run(raw.type, raw_.get(), out_.get());
+  SARFUSE_CUDA(cudaEventRecord(copy_ev_[2], stream_));
   SARFUSE_CUDA(cudaMemcpyAsync(slc.data(), out_.get(), out_.bytes(), cudaMemcpyDeviceToHost, stream_));
+  SARFUSE_CUDA(cudaEventRecord(copy_ev_[3], stream_));
   SARFUSE_CUDA(cudaStreamSynchronize(stream_));
   throw_if_interrupted();
   times = elapsed();
+  float up = 0, down = 0;
+  SARFUSE_CUDA(cudaEventElapsedTime(&up, copy_ev_[0], copy_ev_[1]));
+  SARFUSE_CUDA(cudaEventElapsedTime(&down, copy_ev_[2], copy_ev_[3]));
+  times.upload = up * 1e-3;
+  times.download = down * 1e-3;
 }
+
+void CudaRda::pin_host(void* data, std::size_t bytes) {
+  SARFUSE_CUDA(cudaHostRegister(data, bytes, cudaHostRegisterDefault));
+}
+
+void CudaRda::unpin_host(void* data) { SARFUSE_CUDA(cudaHostUnregister(data)); }
 
 std::unique_ptr<PlanImpl> make_cuda_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
                                          const FocusOptions& opt, std::size_t nfft) {

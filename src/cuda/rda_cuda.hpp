@@ -59,6 +59,8 @@ class CudaRda final : public PlanImpl {
   ~CudaRda() override;
 
   void focus(const RawView& raw, ComplexImage& slc) override;
+  void pin_host(void* data, std::size_t bytes) override;
+  void unpin_host(void* data) override;
 
   // The chain on device-resident data: raw (lines x samples of `type`) in, the SLC to out_ (or `out`).
   // Records the stage events; does not synchronise.
@@ -102,6 +104,7 @@ class CudaRda final : public PlanImpl {
 
   cudaStream_t stream_ = nullptr;
   cudaEvent_t ev_[5] = {};
+  cudaEvent_t copy_ev_[4] = {};  // focus(): before and after the upload, before and after the download
   AzimuthFft az_fwd_, az_inv_;
   cufftHandle rg_fwd_ = 0, rg_inv_ = 0;
   bool have_rg_plans_ = false;

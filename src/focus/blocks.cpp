@@ -116,7 +116,8 @@ std::size_t block_lines_for_memory(const RadarParams& r, std::size_t lines, std:
   po.azimuth_window = linear_azimuth_window(o);
   auto fits = [&](std::size_t n, PlanMemory* m) {
     *m = plan_memory(r, n, samples, po);
-    m->host_bytes += n * samples * sizeof(std::complex<float>);  // the block's raw lines
+    // Two raw blocks and a second SLC block (the plan's figure has one) in flight in focus_file.
+    m->host_bytes += 3 * n * samples * sizeof(std::complex<float>);
     return (max_host == 0 || m->host_bytes <= max_host) && (max_device == 0 || m->device_bytes <= max_device);
   };
   PlanMemory m;
@@ -141,6 +142,17 @@ std::size_t block_lines_for_memory(const RadarParams& r, std::size_t lines, std:
     }
   }
   return best;
+}
+
+std::size_t pipeline_block_lines(const RadarParams& r, std::size_t lines, std::size_t samples, const FocusOptions& o,
+                                 std::size_t max_host, std::size_t max_device) {
+  const std::size_t fit = block_lines_for_memory(r, lines, samples, o, max_host, max_device);
+  const BlockLayout whole = plan_azimuth_blocks(r, lines, samples, o, 0);
+  const bool gpu = resolved_backend(r, lines, samples, o) == Backend::cuda;
+  const std::size_t support = whole.support_lines, padded = lines + 2 * whole.pad_lines;
+  const std::size_t want = gpu ? std::max(2 * support, padded / 8 + support) : std::max(6 * support, padded / 3 + support);
+  const std::size_t n = fft_friendly_size(want);
+  return n < fit ? n : fit;
 }
 
 Plan make_block_plan(const RadarParams& radar, std::size_t samples, const FocusOptions& options, const BlockLayout& b) {

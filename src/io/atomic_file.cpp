@@ -1,5 +1,6 @@
 #include "io/atomic_file.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,6 +33,12 @@ void check_output_path(const std::string& path) {
   if (!fs::exists(st)) throw FileError("cannot write '" + path + "': folder '" + parent.string() + "' does not exist");
   if (!fs::is_directory(st)) throw FileError("cannot write '" + path + "': '" + parent.string() + "' is not a folder");
   if (fs::is_directory(fs::status(p, ec))) throw FileError("cannot write '" + path + "': it is a folder");
+}
+
+void require_distinct_paths(const std::string& input, const std::string& output) {
+  std::error_code ec1, ec2;
+  if (fs::weakly_canonical(input, ec1) == fs::weakly_canonical(output, ec2))
+    throw Error("output '" + output + "' is the input file; choose another output path");
 }
 }  // namespace sarfuse
 
@@ -75,6 +82,13 @@ void AtomicFile::commit() {
     const int err = errno;
     std::fclose(file_);
     file_ = nullptr;
+    if (!ok) throw FileError("writing '" + path_ + "' failed: " + std::strerror(err));
+  } else {
+    // Written by a library (GDAL, HDF5), which has closed it: on disk before it takes the name, as ours.
+    const int fd = ::open(temp_.c_str(), O_RDONLY);
+    const bool ok = fd >= 0 && ::fsync(fd) == 0;
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
     if (!ok) throw FileError("writing '" + path_ + "' failed: " + std::strerror(err));
   }
   if (std::rename(temp_.c_str(), path_.c_str()) != 0)

@@ -76,7 +76,9 @@ NpyHeader read_npy_header(const std::string& path) {
 }
 
 std::string npy_header_2d(const char* descr, std::size_t rows, std::size_t cols) {
-  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" +
+  // A plain type ("<c8") is quoted; a structured one ("[('r', '<f2'), ('i', '<f2')]") is a list.
+  const std::string d = descr[0] == '[' ? std::string(descr) : "'" + std::string(descr) + "'";
+  std::string header = std::string("{'descr': ") + d + ", 'fortran_order': False, 'shape': (" +
                        std::to_string(rows) + ", " + std::to_string(cols) + "), }";
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');  // data 64-byte aligned, as numpy writes it

@@ -1,4 +1,4 @@
-// dB quicklook PNG (8-bit grey) through libpng.
+// Quicklook PNG (8-bit grey) through libpng.
 #include <png.h>
 
 #include <algorithm>
@@ -11,39 +11,76 @@
 
 namespace sarfuse {
 
-Quicklook::Quicklook(std::size_t lines, std::size_t samples, std::size_t max_pixels) : samples_(samples) {
-  look_ = std::max<std::size_t>(1, (std::max(lines, samples) + max_pixels - 1) / std::max<std::size_t>(max_pixels, 1));
-  h_ = lines / look_;
-  w_ = samples / look_;
+Quicklook::Quicklook(std::size_t lines, std::size_t samples, const QuicklookOptions& o, double azimuth_pixel_m,
+                     double range_pixel_m)
+    : o_(o), samples_(samples) {
+  if (o.scale == QuicklookOptions::Scale::db && !(o.dynamic_range_db > 0))
+    throw Error("--png-range-db: expected a positive number of dB");
+  if (!(o.clip_percentile > 0 && o.clip_percentile <= 100)) throw Error("--png-clip: expected a percentile in (0, 100]");
+  if (!(o.incidence_deg > 0 && o.incidence_deg <= 90)) throw Error("--png-incidence: expected an angle in (0, 90] degrees");
+  // Looks for square ground pixels: the finer axis takes proportionally more looks.
+  const double ground_range = range_pixel_m > 0 ? range_pixel_m / std::sin(o.incidence_deg * std::acos(-1.0) / 180) : 0;
+  const double ratio = (azimuth_pixel_m > 0 && ground_range > 0) ? ground_range / azimuth_pixel_m : 1.0;  // az looks per rg look
+  const double max_px = static_cast<double>(std::max<std::size_t>(o.max_pixels, 1));
+  // Smallest range looks with both sides within max_pixels.
+  for (std::size_t lr = 1;; ++lr) {
+    const std::size_t la = std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(lr * ratio)));
+    if (static_cast<double>(samples) / lr <= max_px && static_cast<double>(lines) / la <= max_px) {
+      look_az_ = la;
+      look_rg_ = lr;
+      break;
+    }
+    if (lr > samples && la > lines) break;
+  }
+  h_ = lines / look_az_;
+  w_ = samples / look_rg_;
   if (h_ == 0 || w_ == 0) throw Error("quicklook: image too small");
   power_.assign(h_ * w_, 0.0);
 }
 
 void Quicklook::add_rows(const std::complex<float>* rows, std::size_t count) {
   for (std::size_t k = 0; k < count; ++k, ++next_) {
-    if (next_ >= h_ * look_) continue;
-    double* out = power_.data() + (next_ / look_) * w_;
+    if (next_ >= h_ * look_az_) continue;
+    double* out = power_.data() + (next_ / look_az_) * w_;
     const std::complex<float>* r = rows + k * samples_;
-    for (std::size_t j = 0; j < w_ * look_; ++j) out[j / look_] += std::norm(r[j]);
+    for (std::size_t j = 0; j < w_ * look_rg_; ++j) out[j / look_rg_] += std::norm(r[j]);
   }
 }
 
-void write_png(const std::string& path, const ComplexImage& img, double dynamic_range_db, std::size_t max_pixels) {
-  Quicklook q(img.lines(), img.samples(), max_pixels);
+void write_png(const std::string& path, const ComplexImage& img, const QuicklookOptions& o) {
+  Quicklook q(img.lines(), img.samples(), o);
   q.add_rows(img.data(), img.lines());
-  q.write(path, dynamic_range_db);
+  q.write(path);
 }
 
-void Quicklook::write(const std::string& path, double dynamic_range_db) const {
-  if (!(dynamic_range_db > 0)) throw Error("--png-range-db: expected a positive number of dB");
-  const std::vector<double>& power = power_;
-  const std::size_t h = h_, w = w_;
-  const double top = 10.0 * std::log10(std::max(*std::max_element(power.begin(), power.end()), 1e-300));
-  std::vector<png_byte> pixels(h * w);
-  for (std::size_t k = 0; k < h * w; ++k) {
-    const double db = 10.0 * std::log10(std::max(power[k], 1e-300)) - top;
-    pixels[k] = static_cast<png_byte>(std::clamp((db + dynamic_range_db) / dynamic_range_db, 0.0, 1.0) * 255.0 + 0.5);
+std::vector<unsigned char> Quicklook::pixels() const {
+  std::vector<unsigned char> pixels(h_ * w_);
+  if (o_.scale == QuicklookOptions::Scale::db) {
+    const double top = 10.0 * std::log10(std::max(*std::max_element(power_.begin(), power_.end()), 1e-300));
+    for (std::size_t k = 0; k < pixels.size(); ++k) {
+      const double db = 10.0 * std::log10(std::max(power_[k], 1e-300)) - top;
+      pixels[k] = static_cast<unsigned char>(std::clamp((db + o_.dynamic_range_db) / o_.dynamic_range_db, 0.0, 1.0) * 255.0 + 0.5);
+    }
+    return pixels;
   }
+  // Amplitude (the looks' mean power's square root), 255 at the clip percentile.
+  std::vector<double> amp(power_.size());
+  const double looks = static_cast<double>(look_az_ * look_rg_);
+  for (std::size_t k = 0; k < amp.size(); ++k) amp[k] = std::sqrt(power_[k] / looks);
+  std::vector<double> sorted = amp;
+  const auto rank = static_cast<std::size_t>(std::min<double>(
+      static_cast<double>(sorted.size() - 1), std::floor(o_.clip_percentile / 100.0 * static_cast<double>(sorted.size() - 1))));
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(rank), sorted.end());
+  double clip = sorted[rank];
+  if (!(clip > 0)) clip = std::max(*std::max_element(amp.begin(), amp.end()), 1e-300);
+  for (std::size_t k = 0; k < pixels.size(); ++k)
+    pixels[k] = static_cast<unsigned char>(std::clamp(amp[k] / clip, 0.0, 1.0) * 255.0 + 0.5);
+  return pixels;
+}
+
+void Quicklook::write(const std::string& path) const {
+  const std::vector<png_byte> pixels = this->pixels();
+  const std::size_t h = h_, w = w_;
 
   io::AtomicFile f(path);
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);

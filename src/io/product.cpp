@@ -3,9 +3,13 @@
 #include <cpl_conv.h>
 #include <cpl_string.h>
 #include <hdf5.h>
+#include <libdeflate.h>
+#include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstring>
 #include <complex>
 #include <filesystem>
 #include <mutex>
@@ -13,7 +17,9 @@
 #include <vector>
 
 #include "io/atomic_file.hpp"
+#include "core/threads.hpp"
 #include "io/npy.hpp"
+#include "io/sample_encoding.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/io.hpp"
 
@@ -53,6 +59,7 @@ struct H5Closer {
   H5Closer() = default;
   H5Closer(hid_t i, herr_t (*c)(hid_t)) : id(i), close(c) {}
   H5Closer(const H5Closer&) = delete;
+  H5Closer(H5Closer&& o) noexcept : id(o.id), close(o.close) { o.id = -1; }
   H5Closer& operator=(H5Closer&& o) noexcept {
     reset();
     id = o.id;
@@ -81,23 +88,75 @@ Detection parse_detection(const std::string& t) {
   throw Error("--detect: expected none, amplitude, intensity or db (got '" + t + "')");
 }
 
+SampleFormat parse_sample_format(const std::string& t) {
+  if (t == "complex64") return SampleFormat::complex64;
+  if (t == "complex32") return SampleFormat::complex32;
+  if (t == "cint16") return SampleFormat::cint16;
+  throw Error("--sample-format: expected complex64, complex32 or cint16 (got '" + t + "')");
+}
+
+const char* to_string(SampleFormat f) {
+  switch (f) {
+    case SampleFormat::complex64: return "complex64";
+    case SampleFormat::complex32: return "complex32";
+    case SampleFormat::cint16: return "cint16";
+  }
+  return "?";
+}
+
+Compression parse_compression(const std::string& t) {
+  if (t == "auto") return Compression::automatic;
+  if (t == "none") return Compression::none;
+  if (t == "fast") return Compression::fast;
+  if (t == "best") return Compression::best;
+  throw Error("--compression: expected auto, none, fast or best (got '" + t + "')");
+}
+
+const char* to_string(Compression c) {
+  switch (c) {
+    case Compression::automatic: return "auto";
+    case Compression::none: return "none";
+    case Compression::fast: return "fast";
+    case Compression::best: return "best";
+  }
+  return "?";
+}
+
 void check_product_path(const std::string& path, const ProductOptions& o) {
   check_output_path(path);
-  format_of(path);
+  const Format f = format_of(path);
   if (o.looks_azimuth == 0 || o.looks_range == 0) throw Error("--multilook: looks must be >= 1");
   if (o.detect == Detection::none && (o.looks_azimuth > 1 || o.looks_range > 1))
     throw Error("--multilook applies to detected products: add --detect amplitude, intensity or db");
+  if (o.detect != Detection::none && o.sample_format != SampleFormat::complex64)
+    throw Error("--sample-format applies to complex products (detected products are float32)");
+  if (f == Format::npy && (o.compression == Compression::fast || o.compression == Compression::best))
+    throw Error("--compression " + std::string(to_string(o.compression)) + ": .npy products are not compressed; use .h5 or .tif");
+  if (o.mantissa_bits != 0 && (o.mantissa_bits < 1 || o.mantissa_bits > 23))
+    throw Error("--mantissa-bits: expected 1..23 (got " + std::to_string(o.mantissa_bits) + ")");
+  if (o.mantissa_bits != 0 && o.sample_format != SampleFormat::complex64)
+    throw Error("--mantissa-bits applies to float32 samples (complex64 or detected products)");
 }
 
 class ProductWriter::Impl {
  public:
+  using Clock = std::chrono::steady_clock;
+  static double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+  // HDF5 chunks: 128 rows x 1024 columns (1 MiB of complex64), a strip of them compressed at a time.
+  static constexpr std::size_t kChunkRows = 128, kChunkCols = 1024;
+
   Impl(const std::string& path, std::size_t lines, std::size_t samples, const ProductOptions& o, const std::string& meta)
       : file_((check_product_path(path, o), path)), path_(path), fmt_(format_of(path)), o_(o), samples_(samples),
         complex_(o.detect == Detection::none) {
+    compression_ = o.compression != Compression::automatic ? o.compression
+                   : fmt_ == Format::hdf5                  ? Compression::fast
+                                                           : Compression::none;
+    threads_ = core::resolve_threads(o.threads);
     side_ = nlohmann::json::parse(meta);
     rows_ = complex_ ? lines : lines / o.looks_azimuth;
     cols_ = complex_ ? samples : samples / o.looks_range;
     if (rows_ == 0 || cols_ == 0) throw Error("--multilook: more looks than the image has lines or samples");
+    elem_ = complex_ && o.sample_format == SampleFormat::complex64 ? 8 : 4;
     if (!complex_) {
       const char* names[] = {"complex64", "amplitude", "intensity", "intensity_db"};
       side_["dtype"] = std::string("float32 ") + names[static_cast<int>(o.detect)];
@@ -106,8 +165,12 @@ class ProductWriter::Impl {
       side_["looks_range"] = o.looks_range;
       acc_.assign(cols_, 0.0);
       det_.resize(cols_);
+    } else {
+      side_["sample_format"] = to_string(o.sample_format);
+      if (o.sample_format != SampleFormat::complex64) side_["dtype"] = to_string(o.sample_format);
     }
-    flatten(side_, "", meta_);
+    side_["compression"] = fmt_ == Format::npy ? "none" : compression_description();
+    if (o.mantissa_bits) side_["mantissa_bits"] = o.mantissa_bits;
     switch (fmt_) {
       case Format::npy: open_npy(); break;
       case Format::tiff: open_tiff(); break;
@@ -116,20 +179,28 @@ class ProductWriter::Impl {
   }
   ~Impl() {
     if (ds_) GDALClose(ds_);
+    for (libdeflate_compressor* c : compressors_) libdeflate_free_compressor(c);
   }
 
   void write_rows(const std::complex<float>* rows, std::size_t count) {
     if (complex_) {
       if (out_ + count > rows_) throw Error("product '" + path_ + "': more rows than announced");
-      emit(rows, count);
+      const auto t = Clock::now();
+      const void* data = encode(rows, count);
+      encode_s_ += since(t);
+      emit(data, count);
       return;
     }
     const double n = static_cast<double>(o_.looks_azimuth * o_.looks_range);
     for (std::size_t i = 0; i < count; ++i, ++in_) {
       if (in_ / o_.looks_azimuth >= rows_) continue;  // the lines left over by the looks
+      const auto t = Clock::now();
       const std::complex<float>* r = rows + i * samples_;
       for (std::size_t j = 0; j < cols_ * o_.looks_range; ++j) acc_[j / o_.looks_range] += std::norm(r[j]);
-      if ((in_ + 1) % o_.looks_azimuth) continue;
+      if ((in_ + 1) % o_.looks_azimuth) {
+        encode_s_ += since(t);
+        continue;
+      }
       for (std::size_t j = 0; j < cols_; ++j) {
         const double p = acc_[j] / n;
         double v = p;
@@ -138,6 +209,8 @@ class ProductWriter::Impl {
         det_[j] = static_cast<float>(v);
         acc_[j] = 0;
       }
+      if (o_.mantissa_bits) io::round_mantissa(det_.data(), cols_, o_.mantissa_bits);
+      encode_s_ += since(t);
       emit(det_.data(), 1);
     }
   }
@@ -145,9 +218,15 @@ class ProductWriter::Impl {
   void commit() {
     if (out_ != rows_)
       throw Error("product '" + path_ + "': " + std::to_string(out_) + " of " + std::to_string(rows_) + " rows written");
+    const auto t = Clock::now();
+    if (o_.sample_format == SampleFormat::cint16 && complex_) {
+      side_["sample_scale"] = scale_;
+      side_["clipped_components"] = clipped_;
+    }
     switch (fmt_) {
       case Format::npy: break;
       case Format::tiff: {
+        write_tiff_metadata();
         GDALDatasetH ds = ds_;
         ds_ = nullptr;
         CPLErrorReset();
@@ -156,38 +235,183 @@ class ProductWriter::Impl {
           throw FileError("writing '" + path_ + "' failed: GDAL: " + CPLGetLastErrorMsg());
         break;
       }
-      case Format::hdf5: close_hdf5(); break;
+      case Format::hdf5:
+        if (strip_rows_) flush_strip();
+        close_hdf5();
+        break;
     }
     file_.commit();
+    sync_s_ += since(t);
+    committed_bytes_ = static_cast<std::size_t>(std::filesystem::file_size(path_));
   }
 
+  double encode_s_ = 0, write_s_ = 0, sync_s_ = 0;
+  std::size_t committed_bytes_ = 0, clipped_ = 0;
+  double scale_ = 0;
+  nlohmann::json side_;
+
  private:
-  std::size_t value_bytes() const { return complex_ ? sizeof(std::complex<float>) : sizeof(float); }
+  std::string compression_description() const {
+    if (compression_ == Compression::none) return "none";
+    const int level = compression_ == Compression::best ? 9 : 1;
+    return std::string(fmt_ == Format::hdf5 ? "shuffle+deflate:" : "deflate:") + std::to_string(level);
+  }
+
+  // The rows in the product's sample format (a pointer to them, or into enc_).
+  const void* encode(const std::complex<float>* rows, std::size_t count) {
+    const std::size_t n = count * cols_ * 2;  // float components
+    const float* in = reinterpret_cast<const float*>(rows);
+    const long parts = static_cast<long>(std::min<std::size_t>(static_cast<std::size_t>(threads_), count));
+    const std::size_t per = (count + static_cast<std::size_t>(parts) - 1) / static_cast<std::size_t>(parts) * cols_ * 2;
+    auto each_part = [&](auto&& f) {
+#pragma omp parallel for num_threads(parts) schedule(static)
+      for (long p = 0; p < parts; ++p) {
+        const std::size_t from = std::min(n, static_cast<std::size_t>(p) * per), to = std::min(n, from + per);
+        f(from, to);
+      }
+    };
+    switch (o_.sample_format) {
+      case SampleFormat::complex64: {
+        if (!o_.mantissa_bits) return rows;
+        if (f32_.size() < n) f32_.resize(n);
+        each_part([&](std::size_t a, std::size_t b) {
+          std::copy(in + a, in + b, f32_.data() + a);
+          io::round_mantissa(f32_.data() + a, b - a, o_.mantissa_bits);
+        });
+        return f32_.data();
+      }
+      case SampleFormat::complex32: {
+        if (fmt_ == Format::tiff) return rows;  // GDAL stores the two Float32 bands as 16-bit floats
+        if (enc_.size() < n * 2) enc_.resize(n * 2);
+        auto* out = reinterpret_cast<std::uint16_t*>(enc_.data());
+        each_part([&](std::size_t a, std::size_t b) { io::floats_to_half(in + a, out + a, b - a); });
+        return enc_.data();
+      }
+      case SampleFormat::cint16: {
+        if (scale_ == 0) scale_ = io::cint16_scale(rows, count * samples_);
+        if (enc_.size() < n * 2) enc_.resize(n * 2);
+        auto* out = reinterpret_cast<std::int16_t*>(enc_.data());
+        const float inverse = static_cast<float>(1.0 / scale_);
+        std::size_t clipped = 0;
+        const long np = parts;
+#pragma omp parallel for num_threads(np) schedule(static) reduction(+ : clipped)
+        for (long p = 0; p < np; ++p) {
+          const std::size_t from = std::min(n, static_cast<std::size_t>(p) * per), to = std::min(n, from + per);
+          clipped += io::floats_to_int16(in + from, out + from, to - from, inverse);
+        }
+        clipped_ += clipped;
+        return enc_.data();
+      }
+    }
+    return rows;
+  }
 
   void emit(const void* data, std::size_t count) {
     switch (fmt_) {
-      case Format::npy: file_.write(data, count * cols_ * value_bytes()); break;
+      case Format::npy: {
+        const auto t = Clock::now();
+        file_.write(data, count * cols_ * elem_);
+        write_s_ += since(t);
+        break;
+      }
       case Format::tiff: {
-        const GDALDataType t = complex_ ? GDT_CFloat32 : GDT_Float32;
-        if (GDALRasterIO(band_, GF_Write, 0, static_cast<int>(out_), static_cast<int>(cols_), static_cast<int>(count),
-                         const_cast<void*>(data), static_cast<int>(cols_), static_cast<int>(count), t, 0, 0) != CE_None)
-          throw FileError("writing '" + path_ + "' failed: GDAL: " + CPLGetLastErrorMsg());
+        const auto t = Clock::now();
+        CPLErr err;
+        if (complex_ && o_.sample_format == SampleFormat::complex32) {
+          int bands[2] = {1, 2};
+          err = GDALDatasetRasterIO(ds_, GF_Write, 0, static_cast<int>(out_), static_cast<int>(cols_), static_cast<int>(count),
+                                    const_cast<void*>(data), static_cast<int>(cols_), static_cast<int>(count), GDT_Float32,
+                                    2, bands, 8, static_cast<GSpacing>(cols_) * 8, 4);
+        } else {
+          err = GDALRasterIO(band_, GF_Write, 0, static_cast<int>(out_), static_cast<int>(cols_), static_cast<int>(count),
+                             const_cast<void*>(data), static_cast<int>(cols_), static_cast<int>(count), gdal_type(), 0, 0);
+        }
+        if (err != CE_None) throw FileError("writing '" + path_ + "' failed: GDAL: " + CPLGetLastErrorMsg());
+        write_s_ += since(t);
         break;
       }
       case Format::hdf5: {
-        const hsize_t start[2] = {out_, 0}, extent[2] = {count, cols_};
-        H5Closer file_space{H5Dget_space(h5_ds_.id), H5Sclose};
-        H5Sselect_hyperslab(file_space.id, H5S_SELECT_SET, start, nullptr, extent, nullptr);
-        H5Closer mem{H5Screate_simple(2, extent, nullptr), H5Sclose};
-        if (H5Dwrite(h5_ds_.id, h5_type_.id, mem.id, file_space.id, H5P_DEFAULT, data) < 0) h5_check(-1, path_, "write");
+        if (compression_ == Compression::none) {
+          const auto t = Clock::now();
+          const hsize_t start[2] = {out_, 0}, extent[2] = {count, cols_};
+          H5Closer file_space{H5Dget_space(h5_ds_.id), H5Sclose};
+          H5Sselect_hyperslab(file_space.id, H5S_SELECT_SET, start, nullptr, extent, nullptr);
+          H5Closer mem{H5Screate_simple(2, extent, nullptr), H5Sclose};
+          if (H5Dwrite(h5_ds_.id, h5_type_.id, mem.id, file_space.id, H5P_DEFAULT, data) < 0) h5_check(-1, path_, "write");
+          write_s_ += since(t);
+          break;
+        }
+        // Into the strip of chunk rows; each full strip is compressed and written.
+        const auto* bytes = static_cast<const unsigned char*>(data);
+        const std::size_t row_bytes = cols_ * elem_;
+        for (std::size_t done = 0; done < count;) {
+          const std::size_t n = std::min(count - done, kChunkRows - strip_rows_);
+          std::memcpy(strip_.data() + strip_rows_ * row_bytes, bytes + done * row_bytes, n * row_bytes);
+          strip_rows_ += n;
+          done += n;
+          if (strip_rows_ == kChunkRows) flush_strip();
+        }
         break;
       }
     }
     out_ += count;
   }
 
+  GDALDataType gdal_type() const {
+    if (!complex_) return GDT_Float32;
+    return o_.sample_format == SampleFormat::cint16 ? GDT_CInt16 : GDT_CFloat32;
+  }
+
+  // The strip's chunks, each gathered (zero-padded at the edges), shuffled and deflated in parallel,
+  // then written in order with direct chunk writes.
+  void flush_strip() {
+    auto t = Clock::now();
+    const std::size_t chunk_cols = std::min(cols_, kChunkCols), chunks = (cols_ + chunk_cols - 1) / chunk_cols;
+    const std::size_t chunk_bytes = kChunkRows * chunk_cols * elem_, row_bytes = cols_ * elem_;
+    const int level = compression_ == Compression::best ? 9 : 1;
+    if (compressors_.empty()) {
+      for (int k = 0; k < threads_; ++k) {
+        compressors_.push_back(libdeflate_alloc_compressor(level));
+        if (!compressors_.back()) throw Error("libdeflate: out of memory");
+      }
+      const std::size_t bound = libdeflate_zlib_compress_bound(compressors_[0], chunk_bytes);
+      packed_.assign(chunks, std::vector<unsigned char>(bound));
+      packed_size_.assign(chunks, 0);
+      gather_.assign(static_cast<std::size_t>(threads_), std::vector<unsigned char>(2 * chunk_bytes));
+    }
+    const long n_chunks = static_cast<long>(chunks);
+#pragma omp parallel for num_threads(threads_) schedule(dynamic)
+    for (long c = 0; c < n_chunks; ++c) {
+      std::vector<unsigned char>& g = gather_[static_cast<std::size_t>(omp_get_thread_num())];
+      unsigned char* plain = g.data();
+      unsigned char* shuffled = g.data() + chunk_bytes;
+      const std::size_t col0 = static_cast<std::size_t>(c) * chunk_cols, w = std::min(chunk_cols, cols_ - col0);
+      std::memset(plain, 0, chunk_bytes);
+      for (std::size_t r = 0; r < strip_rows_; ++r)
+        std::memcpy(plain + r * chunk_cols * elem_, strip_.data() + r * row_bytes + col0 * elem_, w * elem_);
+      io::byte_shuffle(plain, shuffled, kChunkRows * chunk_cols, h5_elem_);
+      packed_size_[static_cast<std::size_t>(c)] =
+          libdeflate_zlib_compress(compressors_[static_cast<std::size_t>(omp_get_thread_num())], shuffled, chunk_bytes,
+                                   packed_[static_cast<std::size_t>(c)].data(), packed_[static_cast<std::size_t>(c)].size());
+    }
+    encode_s_ += since(t);
+    t = Clock::now();
+    for (std::size_t c = 0; c < chunks; ++c) {
+      if (packed_size_[c] == 0) throw Error("libdeflate: a chunk did not fit its bound");
+      const hsize_t offset[2] = {strip_first_row_, c * chunk_cols};
+      if (H5Dwrite_chunk(h5_ds_.id, H5P_DEFAULT, 0, offset, packed_size_[c], packed_[c].data()) < 0)
+        h5_check(-1, path_, "write (direct chunk)");
+    }
+    write_s_ += since(t);
+    strip_first_row_ += strip_rows_;
+    strip_rows_ = 0;
+  }
+
   void open_npy() {
-    const std::string header = io::npy_header_2d(complex_ ? "<c8" : "<f4", rows_, cols_);
+    std::string descr = complex_ ? "<c8" : "<f4";
+    if (complex_ && o_.sample_format == SampleFormat::complex32) descr = "[('r', '<f2'), ('i', '<f2')]";
+    if (complex_ && o_.sample_format == SampleFormat::cint16) descr = "[('r', '<i2'), ('i', '<i2')]";
+    const std::string header = io::npy_header_2d(descr.c_str(), rows_, cols_);
     file_.write(header.data(), header.size());
   }
 
@@ -197,16 +421,63 @@ class ProductWriter::Impl {
     GDALDriverH driver = GDALGetDriverByName("GTiff");
     if (!driver) throw Error("GeoTIFF: GDAL has no GTiff driver");
     const std::string& temp = file_.hand_to_library();
+    const bool half = complex_ && o_.sample_format == SampleFormat::complex32;
     char** opts = nullptr;
     opts = CSLSetNameValue(opts, "TILED", "YES");
     opts = CSLSetNameValue(opts, "BIGTIFF", "IF_SAFER");
-    ds_ = GDALCreate(driver, temp.c_str(), static_cast<int>(cols_), static_cast<int>(rows_), 1,
-                     complex_ ? GDT_CFloat32 : GDT_Float32, opts);
+    if (half) {
+      opts = CSLSetNameValue(opts, "NBITS", "16");
+      opts = CSLSetNameValue(opts, "INTERLEAVE", "PIXEL");
+    }
+    if (compression_ != Compression::none) {
+      opts = CSLSetNameValue(opts, "COMPRESS", "DEFLATE");
+      opts = CSLSetNameValue(opts, "ZLEVEL", compression_ == Compression::best ? "9" : "1");
+      opts = CSLSetNameValue(opts, "NUM_THREADS", std::to_string(threads_).c_str());
+    }
+    ds_ = GDALCreate(driver, temp.c_str(), static_cast<int>(cols_), static_cast<int>(rows_), half ? 2 : 1,
+                     half ? GDT_Float32 : gdal_type(), opts);
     CSLDestroy(opts);
     if (!ds_) throw FileError("cannot write '" + path_ + "': GDAL: " + CPLGetLastErrorMsg());
-    for (const auto& [k, v] : meta_) GDALSetMetadataItem(ds_, ("SARFUSE_" + k).c_str(), v.c_str(), nullptr);
     band_ = GDALGetRasterBand(ds_, 1);
-    GDALSetDescription(band_, complex_ ? "slc" : "detected");
+    if (half) {
+      GDALSetDescription(band_, "slc real");
+      GDALSetDescription(GDALGetRasterBand(ds_, 2), "slc imaginary");
+    } else {
+      GDALSetDescription(band_, complex_ ? "slc" : "detected");
+    }
+  }
+
+  void write_tiff_metadata() {
+    std::vector<std::pair<std::string, std::string>> meta;
+    flatten(side_, "", meta);
+    for (const auto& [k, v] : meta) GDALSetMetadataItem(ds_, ("SARFUSE_" + k).c_str(), v.c_str(), nullptr);
+    if (complex_ && o_.sample_format == SampleFormat::cint16) GDALSetRasterScale(band_, scale_);
+  }
+
+  // HDF5 element types: float32, the compound {r, i} of float32, IEEE half (float32 narrowed to 16
+  // bits, h5py reads it as float16) or int16.
+  H5Closer element_type() {
+    if (!complex_) return H5Closer{H5Tcopy(H5T_NATIVE_FLOAT), H5Tclose};
+    hid_t part = -1;
+    std::size_t size = 4;
+    switch (o_.sample_format) {
+      case SampleFormat::complex64: part = H5Tcopy(H5T_NATIVE_FLOAT); break;
+      case SampleFormat::complex32:
+        part = H5Tcopy(H5T_IEEE_F32LE);
+        H5Tset_fields(part, 15, 10, 5, 0, 10);
+        H5Tset_precision(part, 16);
+        H5Tset_size(part, 2);
+        H5Tset_ebias(part, 15);
+        size = 2;
+        break;
+      case SampleFormat::cint16: part = H5Tcopy(H5T_STD_I16LE); size = 2; break;
+    }
+    if (o_.sample_format == SampleFormat::complex64) size = 4;
+    H5Closer p{part, H5Tclose};
+    H5Closer t{H5Tcreate(H5T_COMPOUND, 2 * size), H5Tclose};
+    H5Tinsert(t.id, "r", 0, p.id);
+    H5Tinsert(t.id, "i", size, p.id);
+    return t;
   }
 
   void open_hdf5() {
@@ -214,30 +485,31 @@ class ProductWriter::Impl {
     const std::string& temp = file_.hand_to_library();
     h5_file_ = H5Closer{H5Fcreate(temp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
     h5_check(h5_file_.id, path_, "create");
-    if (complex_) {
-      h5_type_ = H5Closer{H5Tcreate(H5T_COMPOUND, 8), H5Tclose};
-      H5Tinsert(h5_type_.id, "r", 0, H5T_NATIVE_FLOAT);
-      H5Tinsert(h5_type_.id, "i", 4, H5T_NATIVE_FLOAT);
-    } else {
-      h5_type_ = H5Closer{H5Tcopy(H5T_NATIVE_FLOAT), H5Tclose};
-    }
+    h5_type_ = element_type();
+    h5_elem_ = H5Tget_size(h5_type_.id);
     const hsize_t dims[2] = {rows_, cols_};
     H5Closer space{H5Screate_simple(2, dims, nullptr), H5Sclose};
     H5Closer plist{H5Pcreate(H5P_DATASET_CREATE), H5Pclose};
-    const hsize_t chunk[2] = {std::min<hsize_t>(rows_, 256), std::min<hsize_t>(cols_, 256)};
-    H5Pset_chunk(plist.id, 2, chunk);
-    H5Pset_shuffle(plist.id);
-    H5Pset_deflate(plist.id, 4);
-    // A chunk cache that holds a whole row of chunks, so rows written one block at a time are
-    // compressed once.
-    H5Closer access{H5Pcreate(H5P_DATASET_ACCESS), H5Pclose};
-    const std::size_t row_of_chunks = chunk[0] * ((cols_ + 255) / 256 * 256) * value_bytes();
-    H5Pset_chunk_cache(access.id, 1031, 2 * row_of_chunks, 1.0);
+    if (compression_ != Compression::none) {
+      const hsize_t chunk[2] = {kChunkRows, std::min<hsize_t>(cols_, kChunkCols)};
+      H5Pset_chunk(plist.id, 2, chunk);
+      H5Pset_shuffle(plist.id);
+      H5Pset_deflate(plist.id, compression_ == Compression::best ? 9 : 1);
+      strip_.resize(kChunkRows * cols_ * elem_);
+    }
+    // Space for every element at creation: no fill pass over what is written anyway.
+    H5Pset_alloc_time(plist.id, compression_ == Compression::none ? H5D_ALLOC_TIME_EARLY : H5D_ALLOC_TIME_INCR);
+    H5Pset_fill_time(plist.id, H5D_FILL_TIME_NEVER);
     const char* name = complex_ ? "slc" : "detected";
-    h5_ds_ = H5Closer{H5Dcreate2(h5_file_.id, name, h5_type_.id, space.id, H5P_DEFAULT, plist.id, access.id), H5Dclose};
+    h5_ds_ = H5Closer{H5Dcreate2(h5_file_.id, name, h5_type_.id, space.id, H5P_DEFAULT, plist.id, H5P_DEFAULT), H5Dclose};
     h5_check(h5_ds_.id, path_, "dataset");
-    // Attributes: numbers as doubles, the rest as strings.
-    for (const auto& [k, v] : meta_) {
+  }
+
+  void write_hdf5_attributes() {
+    // Numbers as doubles, the rest as strings.
+    std::vector<std::pair<std::string, std::string>> meta;
+    flatten(side_, "", meta);
+    for (const auto& [k, v] : meta) {
       H5Closer scalar{H5Screate(H5S_SCALAR), H5Sclose};
       char* end = nullptr;
       const double num = std::strtod(v.c_str(), &end);
@@ -256,6 +528,7 @@ class ProductWriter::Impl {
   }
 
   void close_hdf5() {
+    write_hdf5_attributes();
     // Axes: zero-Doppler time of each row, slant range of each column (multilook centres).
     const auto& g = side_.at("geometry");
     const double eta0 = g.at("eta_first_s").get<double>(), deta = g.at("azimuth_spacing_s").get<double>();
@@ -283,12 +556,20 @@ class ProductWriter::Impl {
   std::string path_;
   Format fmt_;
   ProductOptions o_;
-  std::size_t samples_ = 0, rows_ = 0, cols_ = 0, in_ = 0, out_ = 0;
+  Compression compression_ = Compression::none;
+  int threads_ = 1;
+  std::size_t samples_ = 0, rows_ = 0, cols_ = 0, in_ = 0, out_ = 0, elem_ = 8, h5_elem_ = 8;
   bool complex_ = true;
-  nlohmann::json side_;
-  std::vector<std::pair<std::string, std::string>> meta_;
   std::vector<double> acc_;
-  std::vector<float> det_;
+  std::vector<float> det_, f32_;
+  std::vector<unsigned char> enc_;
+  // HDF5 with compression: the strip of chunk rows being filled, its compressed chunks.
+  std::vector<unsigned char> strip_;
+  std::size_t strip_rows_ = 0;
+  hsize_t strip_first_row_ = 0;
+  std::vector<libdeflate_compressor*> compressors_;
+  std::vector<std::vector<unsigned char>> packed_, gather_;
+  std::vector<std::size_t> packed_size_;
   GDALDatasetH ds_ = nullptr;
   GDALRasterBandH band_ = nullptr;
   H5Closer h5_file_, h5_type_, h5_ds_;  // destroyed (closed) before file_, which removes an uncommitted file
@@ -300,6 +581,13 @@ ProductWriter::ProductWriter(const std::string& path, std::size_t lines, std::si
 ProductWriter::~ProductWriter() = default;
 void ProductWriter::write_rows(const std::complex<float>* rows, std::size_t count) { impl_->write_rows(rows, count); }
 void ProductWriter::commit() { impl_->commit(); }
+double ProductWriter::encode_seconds() const { return impl_->encode_s_; }
+double ProductWriter::write_seconds() const { return impl_->write_s_; }
+double ProductWriter::sync_seconds() const { return impl_->sync_s_; }
+std::size_t ProductWriter::file_bytes() const { return impl_->committed_bytes_; }
+double ProductWriter::sample_scale() const { return impl_->scale_; }
+std::size_t ProductWriter::clipped_samples() const { return impl_->clipped_; }
+std::string ProductWriter::metadata_json() const { return impl_->side_.dump(2) + "\n"; }
 
 void write_product(const std::string& path, const ComplexImage& slc, const ProductOptions& o,
                    const std::string& metadata_json) {

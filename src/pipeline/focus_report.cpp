@@ -1,0 +1,151 @@
+#include "pipeline/focus_report.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "core/threads.hpp"
+#include "sarfuse/corrections.hpp"
+#include "sarfuse/quality.hpp"
+
+namespace sarfuse::pipeline {
+
+namespace {
+constexpr long kHalfWindow = 64;  // point-target windows: 129 x 129 around the expected position
+}
+
+ProductRows::ProductRows(const FocusRequest& r, const RadarParams& radar, std::size_t samples, std::size_t rows)
+    : r_(r), radar_(radar), samples_(samples), rows_(rows) {
+  if (r.range_spreading) spreading_ = range_spreading_weights(radar, samples);
+  if (r.keep_image) image_ = ComplexImage(rows, samples);
+}
+
+void ProductRows::start(const ProductGeometry& g) {
+  geometry_ = g;
+  if (!r_.scene || r_.report_path.empty()) return;
+  for (const Target& tg : r_.scene->targets) {
+    const long row = std::lround((tg.azimuth_time_s - g.eta_first_s) * radar_.prf_hz);
+    const long col = std::lround((tg.range_m - radar_.near_range_m) / radar_.range_spacing_m());
+    TargetWindow w;
+    w.row0 = std::clamp(row - kHalfWindow, 0L, std::max(0L, static_cast<long>(rows_) - 2 * kHalfWindow - 1));
+    w.col0 = std::clamp(col - kHalfWindow, 0L, std::max(0L, static_cast<long>(samples_) - 2 * kHalfWindow - 1));
+    w.image = ComplexImage(std::min<std::size_t>(2 * kHalfWindow + 1, rows_),
+                           std::min<std::size_t>(2 * kHalfWindow + 1, samples_));
+    windows_.push_back(std::move(w));
+  }
+}
+
+const std::complex<float>* ProductRows::add(const std::complex<float>* rows, std::size_t count) {
+  const auto t = std::chrono::steady_clock::now();
+  const std::size_t n = count * samples_;
+  if (!spreading_.empty()) {
+    scratch_.assign(rows, rows + n);
+    for (std::size_t k = 0; k < n; ++k) scratch_[k] *= spreading_[k % samples_];
+    rows = scratch_.data();
+  }
+  double power = 0, power2 = 0, peak = 0;
+  const long m = static_cast<long>(n);
+#pragma omp parallel for num_threads(core::resolve_threads(r_.options.threads)) schedule(static) \
+    reduction(+ : power, power2) reduction(max : peak)
+  for (long k = 0; k < m; ++k) {
+    const double q = std::norm(std::complex<double>(rows[k]));
+    power += q;
+    power2 += q * q;
+    peak = std::max(peak, q);
+  }
+  power_ += power;
+  power2_ += power2;
+  peak_ = std::max(peak_, peak);
+  if (image_.size()) std::copy(rows, rows + n, image_.row(written_));
+  for (TargetWindow& w : windows_)
+    for (std::size_t k = 0; k < count; ++k) {
+      const long g = static_cast<long>(written_ + k) - w.row0;
+      if (g >= 0 && g < static_cast<long>(w.image.lines()))
+        std::copy_n(rows + k * samples_ + w.col0, w.image.samples(), w.image.row(static_cast<std::size_t>(g)));
+    }
+  written_ += count;
+  encode_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  return rows;
+}
+
+void ProductRows::finish(FocusReport& rep) {
+  const double n = static_cast<double>(rows_ * samples_), mean = power_ / n;
+  rep.mean_power = mean;
+  rep.peak_amplitude = std::sqrt(peak_);
+  rep.intensity_contrast = std::sqrt(std::max(0.0, power2_ / n - mean * mean)) / mean;
+  if (image_.size()) rep.image = std::move(image_);
+  if (windows_.empty()) return;
+  std::vector<TargetQuality> q;
+  for (std::size_t i = 0; i < windows_.size(); ++i) {  // each target in its window's own geometry
+    AnalysisOptions ao;
+    ao.eta_first_s = geometry_.eta_first_s + static_cast<double>(windows_[i].row0) / radar_.prf_hz;
+    RadarParams local = radar_;
+    local.near_range_m = radar_.range_of_column(static_cast<double>(windows_[i].col0));
+    TargetQuality t = analyze_targets(windows_[i].image, local, {r_.scene->targets[i]}, ao).front();
+    t.index = static_cast<int>(i);
+    t.expected_row += static_cast<double>(windows_[i].row0);  // back to product pixels
+    t.row += static_cast<double>(windows_[i].row0);
+    t.expected_col += static_cast<double>(windows_[i].col0);
+    t.col += static_cast<double>(windows_[i].col0);
+    q.push_back(t);
+  }
+  rep.target_table = format_quality_table(q);
+  rep.targets_json = quality_to_json(q);
+}
+
+std::string report_json(const FocusRequest& r, const FocusReport& p, bool input_streamed, std::size_t nfft) {
+  nlohmann::json j;
+  const FocusTimings& t = p.timings;
+  j["timings_s"] = {{"open", t.open},
+                    {"read", t.read},
+                    {"convert", t.convert},
+                    {"plan", t.plan},
+                    {"upload", t.upload},
+                    {"download", t.download},
+                    {"encode", t.encode},
+                    {"write", t.write},
+                    {"sync", t.sync},
+                    {"write_commit", t.sync},
+                    {"wall", t.wall}};
+  if (r.dc_offset || r.iq_balance) j["timings_s"]["correction_statistics"] = t.correction_statistics;
+  if (p.doppler) j["timings_s"]["doppler_estimation"] = t.doppler_estimation;
+  j["timings_s"]["focus"] = {{"range_compression", t.focus.range_compress}, {"azimuth_fft", t.focus.azimuth_fft},
+                             {"range_doppler", t.focus.range_doppler},      {"azimuth_ifft", t.focus.azimuth_ifft},
+                             {"total", t.focus.total},                     {"wall_with_io", t.wall}};
+  j["plan_reused"] = p.plan_reused;
+  j["stages_overlapped"] = r.overlap;
+  if (!r.gain_path.empty() || r.dc_offset || r.iq_balance)
+    j["corrections"] = {{"gain_file", r.gain_path},
+                        {"gain_first_line", r.gain_first_line},
+                        {"gain_db_range", {p.corrections.gain_db_min, p.corrections.gain_db_max}},
+                        {"dc_offset", r.dc_offset},
+                        {"dc_i", p.corrections.dc_i},
+                        {"dc_q", p.corrections.dc_q},
+                        {"iq_balance", r.iq_balance},
+                        {"q_over_i_rms", p.corrections.q_over_i}};
+  if (p.doppler) {
+    j["doppler_estimate"] = nlohmann::json::parse(doppler_to_json(*p.doppler));
+    j["doppler_estimate"]["lines_used"] = {p.doppler_lines.first, p.doppler_lines.second};
+  }
+  j["input"] = r.input;
+  j["output"] = r.output;
+  j["product_bytes"] = p.product_bytes;
+  j["parameters_given"] = nlohmann::json::parse(to_json_text(ParamsFile{r.radar, std::nullopt}))["radar"];
+  j["product"] = nlohmann::json::parse(p.product_metadata);
+  const BlockLayout& b = p.blocks;
+  j["block_layout"] = {{"azimuth_processing", r.circular ? "circular" : "linear"}, {"summary", p.layout},
+                       {"lines", p.lines}, {"range_samples", p.samples}, {"product_rows", p.rows},
+                       {"range_fft_size", nfft}, {"input_streamed", input_streamed}, {"blocks", b.blocks},
+                       {"block_lines", b.block_lines}};
+  if (!r.circular)
+    j["block_layout"].update({{"rows_per_block", b.step}, {"support_lines", b.support_lines},
+                              {"processed_bandwidth_hz", b.bandwidth_hz}, {"eta_first_s", b.eta_first_s}});
+  j["peak_host_memory_bytes"] = static_cast<double>(p.peak_host_memory_bytes);
+  j["output_statistics"] = {{"mean_power", p.mean_power}, {"peak_amplitude", p.peak_amplitude},
+                            {"intensity_contrast", p.intensity_contrast}};
+  if (!p.targets_json.empty()) j["point_targets"] = nlohmann::json::parse(p.targets_json)["targets"];
+  return j.dump(2) + "\n";
+}
+
+}  // namespace sarfuse::pipeline

@@ -1,0 +1,428 @@
+// focus_file(): raw file -> product, the stages overlapped (sarfuse/focus_file.hpp).
+//
+// Three stages, each on its own thread, with two block buffers circulating between each pair:
+//   read:  the block's raw lines from the file (in their own sample type when no correction is asked
+//          for: the plan converts them, on the GPU after a 1/4-size upload), zero padding around them;
+//   focus: the plan (made here while the first block is read), block after block;
+//   write: the kept rows: statistics, quicklook, target windows, encoding and the product file.
+// With overlap off the same steps run one after another on the calling thread: the same product.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/threads.hpp"
+#include "pipeline/focus_report.hpp"
+#include "pipeline/stage_queue.hpp"
+#include "sarfuse/corrections.hpp"
+#include "sarfuse/error.hpp"
+#include "sarfuse/focus_file.hpp"
+#include "sarfuse/interrupt.hpp"
+
+namespace sarfuse {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// What makes two plans the same: the parameters, the shape and every option.
+std::string plan_key(const RadarParams& radar, std::size_t lines, std::size_t samples, const FocusOptions& o) {
+  nlohmann::json k = nlohmann::json::parse(to_json_text(ParamsFile{radar, std::nullopt}, -1));
+  k["shape"] = {lines, samples};
+  k["o"] = {static_cast<int>(o.backend), static_cast<int>(o.precision), o.range_window.to_string(),
+            o.azimuth_window.to_string(), o.azimuth_bandwidth_hz, o.rcmc_taps, static_cast<int>(o.src), o.threads,
+            static_cast<int>(o.fft_planning), o.wisdom_path, static_cast<int>(o.pipeline), o.range_fft_size,
+            o.max_gpu_memory_bytes};
+  return k.dump();
+}
+
+// One block of the take: the raw lines it reads and the product rows it keeps.
+struct BlockJob {
+  long start = 0;             // take line of the block's row 0 (negative: in the padding)
+  std::size_t first_row = 0;  // product row of its first kept row
+  std::size_t rows = 0;       // kept rows
+};
+
+struct RawSlot {
+  AlignedBuffer<std::byte> bytes;
+  RawView view;
+  std::size_t job = 0;
+};
+struct SlcSlot {
+  ComplexImage image;
+  std::size_t job = 0;
+};
+
+constexpr std::size_t kChunk = 256;  // lines per read: a stop request is seen within one
+
+}  // namespace
+
+class FocusSession::Impl {
+ public:
+  ~Impl() { release_buffers(); }
+  FocusReport focus(const FocusRequest& r);
+
+ private:
+  void release_buffers() {
+    if (plan_ && pinned_)
+      for (auto& s : raw_) plan_->unpin_host(s.bytes.data());
+    if (plan_ && pinned_)
+      for (auto& s : slc_) plan_->unpin_host(s.image.data());
+    pinned_ = false;
+    raw_.clear();
+    slc_.clear();
+  }
+
+  std::string key_;
+  std::optional<Plan> plan_;
+  std::vector<RawSlot> raw_;
+  std::vector<SlcSlot> slc_;
+  bool pinned_ = false;
+};
+
+FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
+  const auto t_wall = Clock::now();
+  FocusReport rep;
+  FocusTimings& tm = rep.timings;
+  rep.input = r.input;
+  rep.output = r.output;
+  require_distinct_paths(r.input, r.output);
+  check_product_path(r.output, r.product);
+  if (!r.png.empty()) check_output_path(r.png);
+  if (!r.report_path.empty()) check_output_path(r.report_path);
+  if (r.circular && (r.block_lines || r.max_memory_bytes))
+    throw Error("--block-lines and --max-memory apply to --azimuth linear");
+
+  auto t = Clock::now();
+  const std::unique_ptr<RawFile> file = RawFile::open(r.input, r.variable);
+  const std::size_t lines = file->lines(), samples = file->samples();
+  const SampleType native_type = file->type();
+  const std::size_t line_bytes = samples * bytes_per_sample(native_type);
+  validate_shape(r.radar, lines, samples, r.input);
+  rep.lines = lines;
+  rep.samples = samples;
+
+  RawCorrections corr;
+  if (!r.gain_path.empty()) corr.gain_db = read_gain_db(r.gain_path, r.gain_first_line, lines);
+  corr.dc_offset = r.dc_offset;
+  corr.iq_balance = r.iq_balance;
+  tm.open = since(t);
+  AlignedBuffer<std::byte> native;
+  auto read_native = [&](std::size_t first, std::size_t count) {
+    if (native.size() < count * line_bytes) native.resize(count * line_bytes);
+    file->read(first, count, native.data());
+    return RawView{native_type, native.data(), count, samples};
+  };
+  CorrectionStats stats;
+  if (corr.dc_offset || corr.iq_balance) {
+    t = Clock::now();
+    RawMoments m;
+    for (std::size_t first = 0; first < lines; first += kChunk, throw_if_interrupted())
+      m.add(read_native(first, std::min(kChunk, lines - first)));
+    stats = m.stats(corr);
+    tm.correction_statistics = since(t);
+  } else {
+    stats = RawMoments{}.stats(corr);
+  }
+  rep.corrections = stats;
+  RadarParams radar = r.radar;
+  if (r.doppler) {
+    // On up to kDopplerLines lines from the middle of the take, corrected but for the line gains: the
+    // AGC evens the echo level along azimuth, and undoing it first reweights the lines' correlations
+    // (on RADARSAT scene5 it moved the MLCC estimate by two PRFs).
+    constexpr std::size_t kDopplerLines = 8192;
+    t = Clock::now();
+    const std::size_t n = std::min(lines, kDopplerLines), first = (lines - n) / 2;
+    RawCorrections no_gains = corr;
+    no_gains.gain_db.clear();
+    ComplexImage window(n, samples);
+    for (std::size_t k = 0; k < n; k += kChunk) {
+      const std::size_t c = std::min(kChunk, n - k);
+      apply_raw_corrections(read_native(first + k, c), 0, no_gains, stats, window.row(k));
+    }
+    DopplerOptions d = *r.doppler;
+    d.threads = r.options.threads;
+    rep.doppler = estimate_doppler(radar, view_of(window), d);
+    rep.doppler_lines = {first, first + n};
+    tm.doppler_estimation = since(t);
+    radar = rep.doppler->applied_to(radar);
+  }
+  rep.radar = radar;
+  const bool convert = corr.any();  // else the plan reads the file's own samples
+
+  // The blocks.
+  std::vector<BlockJob> jobs;
+  std::size_t plan_lines = lines;
+  if (r.circular) {
+    jobs.push_back({0, 0, lines});
+    rep.rows = lines;
+    rep.blocks.blocks = 1;
+    rep.blocks.block_lines = lines;
+    rep.blocks.take_lines = lines;
+    rep.blocks.rows = lines;
+    rep.layout = "one circular block of " + std::to_string(lines) + " lines (--azimuth circular)";
+  } else {
+    try {
+      plan_azimuth_blocks(radar, lines, samples, r.options);  // the take itself: long enough?
+    } catch (const Error& e) {
+      throw Error(r.input + ": " + e.what());
+    }
+    const std::size_t block = r.block_lines ? r.block_lines
+                                            : pipeline_block_lines(radar, lines, samples, r.options, r.max_memory_bytes,
+                                                                   r.options.max_gpu_memory_bytes);
+    const BlockLayout b = plan_azimuth_blocks(radar, lines, samples, r.options, block);
+    for (std::size_t k = 0, written = 0; k < b.blocks; ++k) {
+      const std::size_t n = std::min(b.step, b.rows - written);
+      jobs.push_back({static_cast<long>(k * b.step) - static_cast<long>(b.pad_lines), written, n});
+      written += n;
+    }
+    rep.rows = b.rows;
+    rep.blocks = b;
+    rep.layout = b.to_string();
+    plan_lines = b.block_lines;
+  }
+  FocusOptions plan_options = r.options;
+  if (!r.circular) {
+    plan_options.azimuth_bandwidth_hz = rep.blocks.bandwidth_hz;
+    plan_options.azimuth_window = linear_azimuth_window(r.options);
+  }
+  const std::string key = plan_key(radar, plan_lines, samples, plan_options);
+  const long bl = static_cast<long>(plan_lines);
+
+  // The stages.
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto fail = [&](std::exception_ptr e) {
+    std::lock_guard lock(error_mutex);
+    if (!error) error = e;
+    failed = true;
+  };
+  double read_s = 0, convert_s = 0;
+  auto fill = [&](RawSlot& s, std::size_t j) {
+    const BlockJob& job = jobs[j];
+    const long from = std::max(job.start, 0L), to = std::min(job.start + bl, static_cast<long>(lines));
+    const std::size_t head = static_cast<std::size_t>(std::min(std::max(from - job.start, 0L), bl));
+    const std::size_t tail = static_cast<std::size_t>(std::clamp(to - job.start, static_cast<long>(head), bl));
+    const SampleType type = convert ? SampleType::complex64 : native_type;
+    const std::size_t lb = samples * bytes_per_sample(type);
+    std::byte* base = s.bytes.data();
+    std::fill(base, base + head * lb, std::byte{0});
+    std::fill(base + tail * lb, base + plan_lines * lb, std::byte{0});
+    for (std::size_t k = head; k < tail; k += kChunk) {
+      throw_if_interrupted();
+      const std::size_t c = std::min(kChunk, tail - k), line = static_cast<std::size_t>(job.start) + k;
+      auto t0 = Clock::now();
+      if (!convert) {
+        file->read(line, c, base + k * lb);
+        read_s += since(t0);
+        continue;
+      }
+      const RawView v = read_native(line, c);
+      read_s += since(t0);
+      t0 = Clock::now();
+      apply_raw_corrections(v, line, corr, stats, reinterpret_cast<std::complex<float>*>(base + k * lb));
+      convert_s += since(t0);
+    }
+    s.view = RawView{type, base, plan_lines, samples};
+    s.job = j;
+  };
+
+  // Plan (cached) and its buffers: a new plan drops the old one and its (pinned) buffers first, before
+  // any stage runs.
+  const bool reuse_plan = plan_ && key == key_;
+  const std::size_t slots = r.overlap ? 2 : 1;
+  const std::size_t raw_bytes = plan_lines * samples * bytes_per_sample(convert ? SampleType::complex64 : native_type);
+  const bool buffers_fit = reuse_plan && raw_.size() == slots && raw_[0].bytes.size() == raw_bytes &&
+                           slc_.size() == slots && slc_[0].image.lines() == plan_lines;
+  if (!buffers_fit) release_buffers();
+  if (!reuse_plan) {
+    plan_.reset();
+    key_.clear();
+  }
+  rep.plan_reused = reuse_plan;
+  if (raw_.empty()) {
+    raw_.resize(slots);
+    for (auto& s : raw_) s.bytes.resize(raw_bytes);
+  }
+  auto make = [&] {  // the plan and the SLC buffers, all pinned for the GPU's copies
+    const auto t0 = Clock::now();
+    if (!plan_) {
+      plan_.emplace(make_plan(radar, plan_lines, samples, plan_options));
+      key_ = key;
+    }
+    if (slc_.empty()) {
+      slc_.resize(slots);
+      for (auto& s : slc_) s.image = ComplexImage(plan_lines, samples);
+    }
+    if (!pinned_ && plan_->backend() == Backend::cuda) {
+      for (auto& s : raw_) plan_->pin_host(s.bytes.data(), raw_bytes);
+      for (auto& s : slc_) plan_->pin_host(s.image.data(), s.image.size() * sizeof(std::complex<float>));
+      pinned_ = true;
+    }
+    tm.plan = since(t0);
+  };
+
+  // The writing stage's state.
+  std::optional<ProductWriter> writer;
+  std::optional<Quicklook> quicklook;
+  pipeline::ProductRows product_rows(r, radar, samples, rep.rows);
+  auto write_block = [&](const SlcSlot& s) {
+    const BlockJob& job = jobs[s.job];
+    if (!writer) {
+      // The product's metadata needs the plan's geometry: the first block brings it.
+      rep.geometry = plan_->geometry();
+      if (!r.circular) {
+        rep.geometry.eta_first_s = rep.blocks.eta_first_s;
+        rep.geometry.azimuth_processing = "linear";
+      }
+      rep.options = plan_->options();
+      rep.notes = plan_->notes();
+      const std::string sidecar =
+          product_sidecar_json(radar, rep.options, rep.geometry, rep.rows, samples, r.input);
+      writer.emplace(r.output, rep.rows, samples, r.product, sidecar);
+      if (!r.png.empty())
+        quicklook.emplace(rep.rows, samples, r.quicklook, radar.effective_velocity_m_s / radar.prf_hz,
+                          radar.range_spacing_m());
+      product_rows.start(rep.geometry);
+    }
+    // Kept rows in runs that do not wrap around the block's end (circular: all rows in order).
+    const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
+    std::size_t done = 0;
+    while (done < job.rows) {
+      throw_if_interrupted();
+      const long eta = ((first_valid + static_cast<long>(done)) % bl + bl) % bl;
+      const std::size_t run = std::min(job.rows - done, static_cast<std::size_t>(bl - eta));
+      const std::complex<float>* rows = product_rows.add(s.image.row(static_cast<std::size_t>(eta)), run);
+      writer->write_rows(rows, run);
+      if (quicklook) {
+        const auto t0 = Clock::now();
+        quicklook->add_rows(rows, run);
+        product_rows.encode_s += since(t0);
+      }
+      done += run;
+    }
+    if (r.progress) r.progress(job.first_row + job.rows, rep.rows);
+  };
+  auto focus_block = [&](const RawSlot& raw, SlcSlot& slc) {
+    throw_if_interrupted();
+    plan_->focus(raw.view, slc.image);
+    slc.job = raw.job;
+    const StageTimes& st = plan_->last_times();
+    tm.focus.range_compress += st.range_compress;
+    tm.focus.azimuth_fft += st.azimuth_fft;
+    tm.focus.range_doppler += st.range_doppler;
+    tm.focus.azimuth_ifft += st.azimuth_ifft;
+    tm.focus.total += st.total;
+    tm.upload += st.upload;
+    tm.download += st.download;
+  };
+
+  if (!r.overlap) {
+    make();
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      fill(raw_[0], j);
+      focus_block(raw_[0], slc_[0]);
+      write_block(slc_[0]);
+    }
+  } else {
+    pipeline::StageQueue<RawSlot*> free_raw(2), full_raw(2);
+    pipeline::StageQueue<SlcSlot*> free_slc(2), full_slc(2);
+    auto close_all = [&] {
+      free_raw.close();
+      full_raw.close();
+      free_slc.close();
+      full_slc.close();
+    };
+    for (auto& s : raw_) free_raw.push(&s);
+    // The reader starts at once: the first block is read while the plan is made.
+    std::thread reader([&] {
+      try {
+        for (std::size_t j = 0; j < jobs.size() && !failed; ++j) {
+          auto s = free_raw.pop();
+          if (!s) break;
+          fill(**s, j);
+          if (!full_raw.push(*s)) break;
+        }
+      } catch (...) {
+        fail(std::current_exception());
+        close_all();
+      }
+      full_raw.close();
+    });
+    std::thread writer_thread;
+    try {
+      make();
+      for (auto& s : slc_) free_slc.push(&s);
+      writer_thread = std::thread([&] {
+        try {
+          while (auto s = full_slc.pop()) {
+            if (failed) break;
+            write_block(**s);
+            if (!free_slc.push(*s)) break;
+          }
+        } catch (...) {
+          fail(std::current_exception());
+          close_all();
+        }
+      });
+      while (auto raw = full_raw.pop()) {
+        if (failed) break;
+        auto slc = free_slc.pop();
+        if (!slc) break;
+        focus_block(**raw, **slc);
+        if (!full_slc.push(*slc) || !free_raw.push(*raw)) break;
+      }
+    } catch (...) {
+      fail(std::current_exception());
+      close_all();
+    }
+    full_slc.close();
+    if (writer_thread.joinable()) writer_thread.join();
+    close_all();
+    reader.join();
+    if (error) std::rethrow_exception(error);
+  }
+  throw_if_interrupted();
+  tm.read = read_s;
+  tm.convert = convert_s;
+
+  // Commit: the product, its sidecar, the quicklook, the report.
+  t = Clock::now();
+  writer->commit();
+  const double commit_s = since(t);
+  rep.product_metadata = writer->metadata_json();
+  t = Clock::now();
+  write_text_file(r.output + ".json", rep.product_metadata);
+  if (quicklook) quicklook->write(r.png);
+  tm.encode = writer->encode_seconds() + product_rows.encode_s;
+  tm.write = writer->write_seconds();
+  tm.sync = commit_s + since(t);
+  rep.product_bytes = writer->file_bytes();
+  product_rows.finish(rep);
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  rep.peak_host_memory_bytes = static_cast<std::size_t>(usage.ru_maxrss) * 1024;  // Linux: KiB
+  tm.wall = since(t_wall);
+  rep.report_json = pipeline::report_json(r, rep, file->streamed(), plan_->range_fft_size());
+  if (!r.report_path.empty()) write_text_file(r.report_path, rep.report_json);
+  return rep;
+}
+
+FocusSession::FocusSession() : impl_(std::make_unique<Impl>()) {}
+FocusSession::FocusSession(FocusSession&&) noexcept = default;
+FocusSession& FocusSession::operator=(FocusSession&&) noexcept = default;
+FocusSession::~FocusSession() = default;
+FocusReport FocusSession::focus(const FocusRequest& request) { return impl_->focus(request); }
+
+FocusReport focus_file(const FocusRequest& request) { return FocusSession{}.focus(request); }
+
+}  // namespace sarfuse
