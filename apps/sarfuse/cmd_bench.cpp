@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "bench_e2e.hpp"
 #include "commands.hpp"
 #include "sarfuse/bench.hpp"
 #include "sarfuse/error.hpp"
@@ -31,8 +32,36 @@ void add_bench(CLI::App& app) {
     if (fopt.repeats < 1) throw Error("--repeats: expected at least 1");
     std::cout << gpu::bench_fft(fopt);
   });
-  cmd->callback([fft] {
-    if (fft->parsed()) return;
+  // `bench e2e`: file to product, a `sarfuse focus` process per run, beside the plain I/O floor.
+  static E2eBenchOptions eopt;
+  static std::string esize = "4096x4096";
+  auto* e2e = cmd->add_subcommand("e2e", "file to product (a focus process per run) beside the machine's plain I/O floor");
+  e2e->add_option("--size", esize, "AZIMUTHxRANGE")->capture_default_str();
+  e2e->add_option("--input", eopt.input, "raw samples: int8 or c64")->capture_default_str();
+  e2e->add_option("--output", eopt.output, "product format: npy, h5 or tif")->capture_default_str();
+  e2e->add_option("--sample-format", eopt.sample_format, "complex64, complex32 or cint16")->capture_default_str();
+  e2e->add_option("--compression", eopt.compression, "auto, none, fast or best")->capture_default_str();
+  e2e->add_option("--backend", eopt.backend, "auto, cpu or cuda")->capture_default_str();
+  e2e->add_option("--azimuth", eopt.azimuth, "linear or circular")->capture_default_str();
+  e2e->add_option("--scenes", eopt.scenes, "scenes per process (--output-dir)")->capture_default_str();
+  e2e->add_option("--repeats", eopt.repeats, "processes timed (median reported)")->capture_default_str();
+  e2e->add_option("--threads", eopt.threads, "focus --threads (0: all cores)");
+  e2e->add_option("--dir", eopt.dir, "folder for the input and the products (default: a temporary one, removed)");
+  e2e->add_option("--json", eopt.json_path, "also write every figure to this JSON file");
+  e2e->add_option("--focus-option", eopt.extra, "more options for `focus`, e.g. --focus-option=--no-overlap");
+  e2e->callback([] {
+    const auto x = esize.find('x');
+    try {
+      if (x == std::string::npos) throw std::invalid_argument(esize);
+      eopt.lines = std::stoul(esize.substr(0, x));
+      eopt.samples = std::stoul(esize.substr(x + 1));
+    } catch (const std::exception&) {
+      throw Error("--size '" + esize + "': expected AZIMUTHxRANGE, e.g. 4096x4096");
+    }
+    std::cout << bench_e2e(eopt);
+  });
+  cmd->callback([fft, e2e] {
+    if (fft->parsed() || e2e->parsed()) return;
     if (backend != "cpu" && backend != "cuda") throw Error("--backend: expected cpu or cuda (got '" + backend + "')");
     const auto x = size.find('x');
     try {

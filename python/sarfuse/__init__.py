@@ -31,7 +31,7 @@ from ._sarfuse import RadarParams, devices
 
 __version__ = _sarfuse.__version__
 __all__ = ["RadarParams", "Plan", "simulate", "analyze", "estimate_doppler", "devices", "default_scene", "load_params",
-           "save_params"]
+           "save_params", "focus_file"]
 
 _RADAR_FIELDS = (
     "carrier_frequency_hz", "range_sampling_rate_hz", "chirp_rate_hz_per_s", "pulse_duration_s", "prf_hz",
@@ -230,3 +230,35 @@ def estimate_doppler(raw, params: RadarParams, range_blocks: int = 16, degree: i
     ambiguity, ambiguity_source, mlcc_centroid_hz, polynomial, blocks."""
     _check_params(params)
     return _json.loads(_sarfuse._estimate_doppler(params, _raw_array(raw), int(range_blocks), int(degree), ambiguity))
+
+
+def focus_file(raw, params, output=None, **options):
+    """Raw file(s) to product(s) on disk, as `sarfuse focus` does (the same library call: the product
+    is the CLI's, bit for bit). Returns the processing report as a dict (a list of them for a list of
+    inputs).
+
+    raw: a path, or a list of paths (then output_dir="DIR" and optionally format="npy|tif|h5").
+    params: a parameters JSON path or its dict. output: the product's path (.npy, .tif, .h5).
+    options: the CLI's flags by name, dashes as underscores, e.g. backend="cpu", sample_format="cint16",
+    compression="fast", azimuth="circular", png="q.png", doppler="auto", dc_offset=True."""
+    paths = [raw] if isinstance(raw, (str, _os.PathLike)) else list(raw)
+    args = [_os.fspath(p) for p in paths]
+    params_json = None
+    if isinstance(params, dict):
+        params_json = _json.dumps(params if "radar" in params else {"radar": params})
+    elif isinstance(params, RadarParams):
+        params_json = _sarfuse._params_json(params)
+    else:
+        args += ["--params", _os.fspath(params)]
+    if output is not None:
+        args += ["-o", _os.fspath(output)]
+    for key, value in options.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            args.append(flag)
+        elif value is False or value is None:
+            continue
+        else:
+            args += [flag, _os.fspath(value) if isinstance(value, _os.PathLike) else str(value)]
+    reports = [_json.loads(r) for r in _sarfuse._focus_file(args, params_json)]
+    return reports[0] if isinstance(raw, (str, _os.PathLike)) else reports

@@ -20,6 +20,9 @@
 
 namespace sarfuse::cli {
 int run(int argc, char** argv);  // apps/sarfuse/cli.cpp: the whole command line
+// apps/sarfuse/cmd_focus.cpp: `focus` options as argv, run through the library, reports as JSON.
+std::vector<std::string> focus_command_reports(const std::vector<std::string>& argv,
+                                               const std::optional<std::string>& params_json);
 }
 
 namespace py = pybind11;
@@ -286,6 +289,10 @@ PYBIND11_MODULE(_sarfuse, m) {
     return out;
   }, "CUDA devices this build can use: a list of dicts (empty without the CUDA backend or a device).");
 
+  m.def("_focus_file", [](const std::vector<std::string>& args, std::optional<std::string> params_json) {
+    py::gil_scoped_release unlocked;
+    return cli::focus_command_reports(args, params_json);
+  });
   m.def("_cli_main", [](std::vector<std::string> args) {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());

@@ -64,15 +64,15 @@ std::vector<unsigned char> Quicklook::pixels() const {
     return pixels;
   }
   // Amplitude (the looks' mean power's square root), 255 at the clip percentile.
-  std::vector<double> amp(power_.size());
+  std::vector<float> amp(power_.size());
   const double looks = static_cast<double>(look_az_ * look_rg_);
-  for (std::size_t k = 0; k < amp.size(); ++k) amp[k] = std::sqrt(power_[k] / looks);
-  std::vector<double> sorted = amp;
+  for (std::size_t k = 0; k < amp.size(); ++k) amp[k] = static_cast<float>(std::sqrt(power_[k] / looks));
+  std::vector<float> sorted = amp;
   const auto rank = static_cast<std::size_t>(std::min<double>(
       static_cast<double>(sorted.size() - 1), std::floor(o_.clip_percentile / 100.0 * static_cast<double>(sorted.size() - 1))));
   std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(rank), sorted.end());
   double clip = sorted[rank];
-  if (!(clip > 0)) clip = std::max(*std::max_element(amp.begin(), amp.end()), 1e-300);
+  if (!(clip > 0)) clip = std::max<double>(*std::max_element(amp.begin(), amp.end()), 1e-30);
   for (std::size_t k = 0; k < pixels.size(); ++k)
     pixels[k] = static_cast<unsigned char>(std::clamp(amp[k] / clip, 0.0, 1.0) * 255.0 + 0.5);
   return pixels;

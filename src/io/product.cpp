@@ -281,7 +281,16 @@ class ProductWriter::Impl {
         return f32_.data();
       }
       case SampleFormat::complex32: {
-        if (fmt_ == Format::tiff) return rows;  // GDAL stores the two Float32 bands as 16-bit floats
+        if (fmt_ == Format::tiff) {
+          // GDAL narrows the two Float32 bands to 16-bit floats by truncation: rounded to half's 10
+          // mantissa bits first, each value is one it stores exactly (the same halves as ours).
+          if (f32_.size() < n) f32_.resize(n);
+          each_part([&](std::size_t a, std::size_t b) {
+            std::copy(in + a, in + b, f32_.data() + a);
+            io::round_mantissa(f32_.data() + a, b - a, 10);
+          });
+          return f32_.data();
+        }
         if (enc_.size() < n * 2) enc_.resize(n * 2);
         auto* out = reinterpret_cast<std::uint16_t*>(enc_.data());
         each_part([&](std::size_t a, std::size_t b) { io::floats_to_half(in + a, out + a, b - a); });
@@ -345,11 +354,11 @@ class ProductWriter::Impl {
         const auto* bytes = static_cast<const unsigned char*>(data);
         const std::size_t row_bytes = cols_ * elem_;
         for (std::size_t done = 0; done < count;) {
-          const std::size_t n = std::min(count - done, kChunkRows - strip_rows_);
+          const std::size_t n = std::min(count - done, chunk_rows_ - strip_rows_);
           std::memcpy(strip_.data() + strip_rows_ * row_bytes, bytes + done * row_bytes, n * row_bytes);
           strip_rows_ += n;
           done += n;
-          if (strip_rows_ == kChunkRows) flush_strip();
+          if (strip_rows_ == chunk_rows_) flush_strip();
         }
         break;
       }
@@ -367,7 +376,7 @@ class ProductWriter::Impl {
   void flush_strip() {
     auto t = Clock::now();
     const std::size_t chunk_cols = std::min(cols_, kChunkCols), chunks = (cols_ + chunk_cols - 1) / chunk_cols;
-    const std::size_t chunk_bytes = kChunkRows * chunk_cols * elem_, row_bytes = cols_ * elem_;
+    const std::size_t chunk_bytes = chunk_rows_ * chunk_cols * elem_, row_bytes = cols_ * elem_;
     const int level = compression_ == Compression::best ? 9 : 1;
     if (compressors_.empty()) {
       for (int k = 0; k < threads_; ++k) {
@@ -389,7 +398,7 @@ class ProductWriter::Impl {
       std::memset(plain, 0, chunk_bytes);
       for (std::size_t r = 0; r < strip_rows_; ++r)
         std::memcpy(plain + r * chunk_cols * elem_, strip_.data() + r * row_bytes + col0 * elem_, w * elem_);
-      io::byte_shuffle(plain, shuffled, kChunkRows * chunk_cols, h5_elem_);
+      io::byte_shuffle(plain, shuffled, chunk_rows_ * chunk_cols, h5_elem_);
       packed_size_[static_cast<std::size_t>(c)] =
           libdeflate_zlib_compress(compressors_[static_cast<std::size_t>(omp_get_thread_num())], shuffled, chunk_bytes,
                                    packed_[static_cast<std::size_t>(c)].data(), packed_[static_cast<std::size_t>(c)].size());
@@ -491,15 +500,17 @@ class ProductWriter::Impl {
     H5Closer space{H5Screate_simple(2, dims, nullptr), H5Sclose};
     H5Closer plist{H5Pcreate(H5P_DATASET_CREATE), H5Pclose};
     if (compression_ != Compression::none) {
-      const hsize_t chunk[2] = {kChunkRows, std::min<hsize_t>(cols_, kChunkCols)};
+      chunk_rows_ = std::min(rows_, kChunkRows);  // a fixed-size dataset's chunks may not exceed it
+      const hsize_t chunk[2] = {chunk_rows_, std::min<hsize_t>(cols_, kChunkCols)};
       H5Pset_chunk(plist.id, 2, chunk);
       H5Pset_shuffle(plist.id);
       H5Pset_deflate(plist.id, compression_ == Compression::best ? 9 : 1);
-      strip_.resize(kChunkRows * cols_ * elem_);
+      strip_.resize(chunk_rows_ * cols_ * elem_);
     }
     // Space for every element at creation: no fill pass over what is written anyway.
     H5Pset_alloc_time(plist.id, compression_ == Compression::none ? H5D_ALLOC_TIME_EARLY : H5D_ALLOC_TIME_INCR);
     H5Pset_fill_time(plist.id, H5D_FILL_TIME_NEVER);
+    H5Pset_obj_track_times(plist.id, false);  // no clock in the file: the same product, the same bytes
     const char* name = complex_ ? "slc" : "detected";
     h5_ds_ = H5Closer{H5Dcreate2(h5_file_.id, name, h5_type_.id, space.id, H5P_DEFAULT, plist.id, H5P_DEFAULT), H5Dclose};
     h5_check(h5_ds_.id, path_, "dataset");
@@ -539,7 +550,9 @@ class ProductWriter::Impl {
       for (std::size_t k = 0; k < n; ++k) v[k] = first + step * (k * looks + 0.5 * (looks - 1));
       const hsize_t d[1] = {n};
       H5Closer sp{H5Screate_simple(1, d, nullptr), H5Sclose};
-      H5Closer a{H5Dcreate2(h5_file_.id, axis_name, H5T_NATIVE_DOUBLE, sp.id, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Closer untimed{H5Pcreate(H5P_DATASET_CREATE), H5Pclose};
+      H5Pset_obj_track_times(untimed.id, false);
+      H5Closer a{H5Dcreate2(h5_file_.id, axis_name, H5T_NATIVE_DOUBLE, sp.id, H5P_DEFAULT, untimed.id, H5P_DEFAULT),
                  H5Dclose};
       h5_check(a.id, path_, axis_name);
       H5Dwrite(a.id, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
@@ -565,7 +578,7 @@ class ProductWriter::Impl {
   std::vector<unsigned char> enc_;
   // HDF5 with compression: the strip of chunk rows being filled, its compressed chunks.
   std::vector<unsigned char> strip_;
-  std::size_t strip_rows_ = 0;
+  std::size_t strip_rows_ = 0, chunk_rows_ = kChunkRows;
   hsize_t strip_first_row_ = 0;
   std::vector<libdeflate_compressor*> compressors_;
   std::vector<std::vector<unsigned char>> packed_, gather_;

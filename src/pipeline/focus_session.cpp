@@ -239,7 +239,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
   // Plan (cached) and its buffers: a new plan drops the old one and its (pinned) buffers first, before
   // any stage runs.
   const bool reuse_plan = plan_ && key == key_;
-  const std::size_t slots = r.overlap ? 2 : 1;
+  const std::size_t slots = r.overlap && jobs.size() > 1 ? 2 : 1;  // one block: nothing to double-buffer
   const std::size_t raw_bytes = plan_lines * samples * bytes_per_sample(convert ? SampleType::complex64 : native_type);
   const bool buffers_fit = reuse_plan && raw_.size() == slots && raw_[0].bytes.size() == raw_bytes &&
                            slc_.size() == slots && slc_[0].image.lines() == plan_lines;

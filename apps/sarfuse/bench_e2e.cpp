@@ -1,0 +1,244 @@
+// `sarfuse bench e2e`: file to product as a user runs it (a `sarfuse focus` process per run, its wall
+// from spawn to exit), beside the machine's plain I/O floor measured in the same run: the input's
+// bytes read and the product's bytes written with large sequential reads and writes, then fsync.
+#include "bench_e2e.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <vector>
+
+#include "sarfuse/error.hpp"
+#include "sarfuse/io.hpp"
+#include "sarfuse/params.hpp"
+
+extern char** environ;
+
+namespace sarfuse::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+constexpr std::size_t kIoChunk = std::size_t{64} << 20;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// A raw .npy of random non-zero samples: int8 I/Q (Na, Nr, 2) or complex64 (Na, Nr).
+void write_raw(const std::string& path, std::size_t lines, std::size_t samples, bool int8) {
+  const std::size_t values = lines * samples * 2;
+  std::string descr = int8 ? "|i1" : "<c8";
+  std::ostringstream shape;
+  shape << "(" << lines << ", " << samples << (int8 ? ", 2)" : ")");
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape.str() + ", }";
+  header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+  header.push_back('\n');
+  std::ofstream f(path, std::ios::binary);
+  f.write("\x93NUMPY\x01\x00", 8);
+  const char len[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
+  f.write(len, 2);
+  f.write(header.data(), static_cast<std::streamsize>(header.size()));
+  std::vector<char> buf(kIoChunk);
+  std::uint64_t x = 0x9e3779b97f4a7c15ull;
+  const std::size_t value_bytes = int8 ? 1 : 4;
+  for (std::size_t done = 0; done < values * value_bytes;) {
+    const std::size_t n = std::min(buf.size(), values * value_bytes - done);
+    for (std::size_t k = 0; k < n; k += value_bytes) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      if (int8) {
+        const int v = static_cast<int>((x >> 40) % 255) - 127;
+        buf[k] = static_cast<char>(v == 0 ? 1 : v);
+      } else {
+        const float v = static_cast<float>(static_cast<std::int32_t>(x >> 32)) * 1e-9f + 1e-3f;
+        std::memcpy(&buf[k], &v, 4);
+      }
+    }
+    f.write(buf.data(), static_cast<std::streamsize>(n));
+    done += n;
+  }
+  if (!f) throw FileError("bench e2e: cannot write '" + path + "'");
+}
+
+struct Floor {
+  double read = 0, write = 0, sync = 0;
+  double total() const { return read + write + sync; }
+};
+
+// Plain large sequential I/O: the input read, `bytes` written and synced to a file beside the outputs.
+Floor io_floor(const std::string& input, const std::string& scratch, std::size_t bytes) {
+  Floor f;
+  std::vector<char> buf(kIoChunk);
+  std::uint64_t x = 1;
+  for (std::size_t k = 0; k < buf.size(); k += 8) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    std::memcpy(&buf[k], &x, 8);
+  }
+  auto t = Clock::now();
+  int fd = ::open(input.c_str(), O_RDONLY);
+  if (fd < 0) throw FileError("bench e2e: cannot read '" + input + "'");
+  while (::read(fd, buf.data(), buf.size()) > 0) {
+  }
+  ::close(fd);
+  f.read = since(t);
+  t = Clock::now();
+  fd = ::open(scratch.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw FileError("bench e2e: cannot write '" + scratch + "'");
+  for (std::size_t done = 0; done < bytes;) {
+    const std::size_t n = std::min(buf.size(), bytes - done);
+    if (::write(fd, buf.data(), n) != static_cast<ssize_t>(n)) throw FileError("bench e2e: write failed");
+    done += n;
+  }
+  f.write = since(t);
+  t = Clock::now();
+  ::fsync(fd);
+  ::close(fd);
+  f.sync = since(t);
+  fs::remove(scratch);
+  return f;
+}
+
+// Runs this executable with `args`; the wall time from spawn to exit.
+double run_process(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  argv.push_back(const_cast<char*>(self.c_str()));
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  const auto t = Clock::now();
+  pid_t pid = 0;
+  if (posix_spawn(&pid, self.c_str(), &actions, nullptr, argv.data(), environ) != 0)
+    throw Error("bench e2e: cannot start " + self);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const double wall = since(t);
+  posix_spawn_file_actions_destroy(&actions);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw Error("bench e2e: `sarfuse focus` failed (see above)");
+  return wall;
+}
+
+}  // namespace
+
+std::string bench_e2e(const E2eBenchOptions& o) {
+  if (o.input != "int8" && o.input != "c64") throw Error("--input: expected int8 or c64 (got '" + o.input + "')");
+  if (o.output != "npy" && o.output != "h5" && o.output != "tif")
+    throw Error("--output: expected npy, h5 or tif (got '" + o.output + "')");
+  if (o.scenes < 1 || o.repeats < 1) throw Error("--scenes and --repeats: at least 1");
+  const fs::path dir = o.dir.empty() ? fs::temp_directory_path() / ("sarfuse_e2e_" + std::to_string(::getpid())) : fs::path(o.dir);
+  fs::create_directories(dir);
+  // The benchmark radar: the demo's, squinted (every step runs), on a take of the size asked for.
+  ParamsFile p = default_scene();
+  p.radar.doppler_centroid_hz = 0.3 * p.radar.prf_hz;
+  p.scene.reset();
+  const std::string params = (dir / "params.json").string(), raw = (dir / "raw.npy").string();
+  write_text_file(params, to_json_text(p));
+  write_raw(raw, o.lines, o.samples, o.input == "int8");
+  std::vector<std::string> inputs;
+  for (int k = 0; k < o.scenes; ++k) {
+    const fs::path in = dir / ("raw_" + std::to_string(k) + ".npy");
+    fs::remove(in);
+    fs::create_hard_link(raw, in);  // the same bytes under N names
+    inputs.push_back(in.string());
+  }
+  std::vector<std::string> common = {"--params", params, "--backend", o.backend, "--azimuth", o.azimuth,
+                                     "--sample-format", o.sample_format, "--compression", o.compression};
+  if (o.threads) common.insert(common.end(), {"--threads", std::to_string(o.threads)});
+  for (const std::string& a : o.extra) common.push_back(a);
+  const std::string product = (dir / ("slc." + o.output)).string(), report = (dir / "report.json").string();
+
+  std::vector<double> walls, floors;
+  std::vector<Floor> floor_parts;
+  nlohmann::json last_report;
+  std::size_t product_bytes = 0;
+  for (int rep = 0; rep < o.repeats; ++rep) {
+    std::vector<std::string> args = {"focus"};
+    if (o.scenes == 1) {
+      args.push_back(inputs[0]);
+      args.insert(args.end(), {"-o", product, "--report", report});
+    } else {
+      args.insert(args.end(), inputs.begin(), inputs.end());
+      args.insert(args.end(), {"--output-dir", dir.string(), "--format", o.output});
+    }
+    args.insert(args.end(), common.begin(), common.end());
+    walls.push_back(run_process(args));
+    const std::string one = o.scenes == 1 ? product : (dir / ("raw_0." + o.output)).string();
+    product_bytes = fs::file_size(one);
+    if (o.scenes == 1) last_report = nlohmann::json::parse(read_text_file(report));
+    // The floor for the same bytes, right after: N scenes read and write N times as much.
+    Floor f;
+    for (int k = 0; k < o.scenes; ++k) {
+      const Floor g = io_floor(inputs[static_cast<std::size_t>(k)], (dir / "floor.bin").string(), product_bytes);
+      f.read += g.read;
+      f.write += g.write;
+      f.sync += g.sync;
+    }
+    floor_parts.push_back(f);
+    floors.push_back(f.total());
+  }
+  const double wall = median(walls), floor = median(floors);
+  const std::size_t in_bytes = fs::file_size(raw);
+  std::ostringstream s;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "bench e2e: %zu x %zu %s -> .%s %s (compression %s), %s, %d scene(s), %d run(s), folder %s\n", o.lines,
+                o.samples, o.input.c_str(), o.output.c_str(), o.sample_format.c_str(), o.compression.c_str(),
+                o.backend.c_str(), o.scenes, o.repeats, dir.c_str());
+  s << line;
+  std::snprintf(line, sizeof line, "  input %.1f MB per scene, product %.1f MB per scene\n", in_bytes / 1e6, product_bytes / 1e6);
+  s << line;
+  if (o.scenes == 1) {
+    const auto& t = last_report["timings_s"];
+    s << "  stages of the last run (s; they overlap, so they add up to more than the wall):\n";
+    for (const char* k : {"open", "read", "convert", "plan", "upload", "download", "encode", "write", "sync", "wall"}) {
+      std::snprintf(line, sizeof line, "    %-9s %8.3f\n", k, t.value(k, 0.0));
+      s << line;
+    }
+    std::snprintf(line, sizeof line, "    %-9s %8.3f  (%s)\n", "focus", t["focus"]["total"].get<double>(),
+                  last_report["block_layout"]["summary"].get<std::string>().c_str());
+    s << line;
+  }
+  const Floor& fm = floor_parts[static_cast<std::size_t>(std::min_element(floors.begin(), floors.end()) - floors.begin())];
+  std::snprintf(line, sizeof line,
+                "  process wall %.3f s (median; runs:", wall);
+  s << line;
+  for (double w : walls) {
+    std::snprintf(line, sizeof line, " %.3f", w);
+    s << line;
+  }
+  std::snprintf(line, sizeof line,
+                ")\n  I/O floor    %.3f s (median; fastest: read %.3f + write %.3f + fsync %.3f)\n  ratio        %.2fx the floor; "
+                "throughput %.0f MB/s of product (floor %.0f MB/s)\n",
+                floor, fm.read, fm.write, fm.sync, wall / floor, o.scenes * product_bytes / 1e6 / wall,
+                o.scenes * product_bytes / 1e6 / floor);
+  s << line;
+  if (!o.json_path.empty()) {
+    nlohmann::json j = {{"lines", o.lines},         {"samples", o.samples},           {"input", o.input},
+                        {"output", o.output},       {"sample_format", o.sample_format}, {"compression", o.compression},
+                        {"backend", o.backend},     {"azimuth", o.azimuth},           {"scenes", o.scenes},
+                        {"walls_s", walls},         {"floors_s", floors},             {"wall_s", wall},
+                        {"floor_s", floor},         {"ratio", wall / floor},          {"input_bytes", in_bytes},
+                        {"product_bytes", product_bytes}};
+    if (o.scenes == 1) j["report"] = last_report;
+    write_text_file(o.json_path, j.dump(2) + "\n");
+  }
+  if (o.dir.empty()) fs::remove_all(dir);
+  return s.str();
+}
+
+}  // namespace sarfuse::cli
