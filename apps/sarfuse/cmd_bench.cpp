@@ -60,8 +60,12 @@ void add_bench(CLI::App& app) {
     }
     std::cout << bench_e2e(eopt);
   });
-  cmd->callback([fft, e2e] {
-    if (fft->parsed() || e2e->parsed()) return;
+  auto* context = cmd->add_subcommand("context", "create the CUDA context and exit (bench e2e times it)");
+  context->callback([] {
+    if (!cuda_initialize()) throw Error("bench context: no CUDA device");
+  });
+  cmd->callback([fft, e2e, context] {
+    if (fft->parsed() || e2e->parsed() || context->parsed()) return;
     if (backend != "cpu" && backend != "cuda") throw Error("--backend: expected cpu or cuda (got '" + backend + "')");
     const auto x = size.find('x');
     try {

@@ -65,6 +65,8 @@ struct FocusTimings {
   double write = 0;               // product bytes to the file
   double sync = 0;                // commit: flush, fsync, rename; sidecar, quicklook, report
   double wall = 0;                // the whole call
+  // When things happened, seconds from the call's start: the critical path at a glance.
+  double at_first_block_read = 0, at_plan_ready = 0, at_first_rows_written = 0, at_last_rows_written = 0;
 };
 
 struct FocusReport {

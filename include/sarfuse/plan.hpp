@@ -141,6 +141,9 @@ const char* to_string(Backend b);
 const char* to_string(Precision p);
 const char* to_string(Pipeline p);
 Pipeline parse_pipeline(const std::string& s);
+// Creates the CUDA context of device 0 now (what the first plan would otherwise pay for); false
+// without a device. focus_file calls it on a thread of its own while it opens and reads the input.
+bool cuda_initialize();
 // Number of CUDA devices usable by this build (0 without the CUDA backend or without a device).
 int cuda_device_count();
 struct DeviceInfo {

@@ -235,6 +235,14 @@ std::vector<DeviceInfo> cuda_devices() {
 #endif
 }
 
+bool cuda_initialize() {
+#if SARFUSE_HAVE_CUDA
+  return cuda::initialize_device();
+#else
+  return false;
+#endif
+}
+
 int cuda_device_count() {
 #if SARFUSE_HAVE_CUDA
   return cuda::device_count();

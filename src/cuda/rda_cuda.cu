@@ -36,6 +36,11 @@ int device_count() {
   return n;
 }
 
+bool initialize_device() {
+  if (device_count() == 0) return false;
+  return cudaFree(nullptr) == cudaSuccess;  // creates the primary context
+}
+
 std::vector<DeviceInfo> devices() {
   std::vector<DeviceInfo> out;
   for (int i = 0; i < device_count(); ++i) {

@@ -54,6 +54,7 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
 
 AtomicFile::~AtomicFile() {
   if (file_) std::fclose(file_);
+  if (writeback_fd_ >= 0) ::close(writeback_fd_);
   if (!committed_) std::remove(temp_.c_str());
 }
 
@@ -69,6 +70,18 @@ void AtomicFile::write(const void* data, std::size_t bytes) {
   }
 }
 
+void AtomicFile::start_writeback() {
+  int fd = -1;
+  if (file_) {
+    std::fflush(file_);
+    fd = ::fileno(file_);
+  } else {
+    if (writeback_fd_ < 0) writeback_fd_ = ::open(temp_.c_str(), O_RDONLY);
+    fd = writeback_fd_;
+  }
+  if (fd >= 0) ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);  // a hint: failure changes nothing
+}
+
 const std::string& AtomicFile::hand_to_library() {
   if (file_) std::fclose(file_);
   file_ = nullptr;
@@ -77,6 +90,10 @@ const std::string& AtomicFile::hand_to_library() {
 
 void AtomicFile::commit() {
   throw_if_interrupted();
+  if (writeback_fd_ >= 0) {
+    ::close(writeback_fd_);
+    writeback_fd_ = -1;
+  }
   if (file_) {
     const bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
     const int err = errno;

@@ -17,12 +17,16 @@ class AtomicFile {
   // For libraries that write a file by name (GDAL, HDF5): closes our handle and returns the temporary
   // path to write; commit() then renames it, destruction without commit() removes it.
   const std::string& hand_to_library();
+  // Starts the kernel writing what has been written so far to the disk, without waiting (Linux:
+  // sync_file_range), so that commit()'s fsync has only the tail left. Works after hand_to_library too.
+  void start_writeback();
   void commit();
   const std::string& path() const { return path_; }
 
  private:
   std::string path_, temp_;
   std::FILE* file_ = nullptr;
+  int writeback_fd_ = -1;  // after hand_to_library: a read-only handle for start_writeback
   bool committed_ = false;
 };
 

@@ -144,6 +144,8 @@ class ProductWriter::Impl {
   static double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
   // HDF5 chunks: 128 rows x 1024 columns (1 MiB of complex64), a strip of them compressed at a time.
   static constexpr std::size_t kChunkRows = 128, kChunkCols = 1024;
+  static constexpr std::size_t kTiffStripRows = 16;
+  static constexpr std::size_t kWritebackBytes = std::size_t{64} << 20;  // disk writes start every 64 MiB
 
   Impl(const std::string& path, std::size_t lines, std::size_t samples, const ProductOptions& o, const std::string& meta)
       : file_((check_product_path(path, o), path)), path_(path), fmt_(format_of(path)), o_(o), samples_(samples),
@@ -226,6 +228,7 @@ class ProductWriter::Impl {
     switch (fmt_) {
       case Format::npy: break;
       case Format::tiff: {
+        flush_strip();
         write_tiff_metadata();
         GDALDatasetH ds = ds_;
         ds_ = nullptr;
@@ -236,7 +239,7 @@ class ProductWriter::Impl {
         break;
       }
       case Format::hdf5:
-        if (strip_rows_) flush_strip();
+        flush_strip();
         close_hdf5();
         break;
     }
@@ -316,6 +319,53 @@ class ProductWriter::Impl {
   }
 
   void emit(const void* data, std::size_t count) {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    if (batch_rows_ == 0) {
+      write_rows_now(bytes, count, out_);
+    } else {
+      // Whole strips (HDF5 chunk rows, TIFF strips) straight from the rows; the rest waits in strip_.
+      const std::size_t row_bytes = emitted_row_bytes();
+      std::size_t done = 0;
+      if (strip_rows_) {
+        const std::size_t n = std::min(count, batch_rows_ - strip_rows_);
+        std::memcpy(strip_.data() + strip_rows_ * row_bytes, bytes, n * row_bytes);
+        strip_rows_ += n;
+        done = n;
+        if (strip_rows_ == batch_rows_) {
+          write_rows_now(strip_.data(), strip_rows_, strip_first_row_);
+          strip_first_row_ += strip_rows_;
+          strip_rows_ = 0;
+        }
+      }
+      const std::size_t whole = (count - done) / batch_rows_ * batch_rows_;
+      if (whole) {
+        write_rows_now(bytes + done * row_bytes, whole, strip_first_row_);
+        strip_first_row_ += whole;
+        done += whole;
+      }
+      if (done < count) {
+        std::memcpy(strip_.data(), bytes + done * row_bytes, (count - done) * row_bytes);
+        strip_rows_ = count - done;
+      }
+    }
+    out_ += count;
+    if ((written_since_writeback_ += count * emitted_row_bytes()) >= kWritebackBytes) {
+      file_.start_writeback();
+      written_since_writeback_ = 0;
+    }
+  }
+
+  // The last, partial strip (at commit).
+  void flush_strip() {
+    if (!strip_rows_) return;
+    write_rows_now(strip_.data(), strip_rows_, strip_first_row_);
+    strip_first_row_ += strip_rows_;
+    strip_rows_ = 0;
+  }
+
+  // `count` encoded rows from product row `first` into the file (for batched formats: whole strips,
+  // but at the end).
+  void write_rows_now(const unsigned char* data, std::size_t count, std::size_t first) {
     switch (fmt_) {
       case Format::npy: {
         const auto t = Clock::now();
@@ -326,14 +376,21 @@ class ProductWriter::Impl {
       case Format::tiff: {
         const auto t = Clock::now();
         CPLErr err;
+        void* p = const_cast<unsigned char*>(data);
         if (complex_ && o_.sample_format == SampleFormat::complex32) {
           int bands[2] = {1, 2};
-          err = GDALDatasetRasterIO(ds_, GF_Write, 0, static_cast<int>(out_), static_cast<int>(cols_), static_cast<int>(count),
-                                    const_cast<void*>(data), static_cast<int>(cols_), static_cast<int>(count), GDT_Float32,
-                                    2, bands, 8, static_cast<GSpacing>(cols_) * 8, 4);
+          err = GDALDatasetRasterIO(ds_, GF_Write, 0, static_cast<int>(first), static_cast<int>(cols_), static_cast<int>(count),
+                                    p, static_cast<int>(cols_), static_cast<int>(count), GDT_Float32, 2, bands, 8,
+                                    static_cast<GSpacing>(cols_) * 8, 4);
         } else {
-          err = GDALRasterIO(band_, GF_Write, 0, static_cast<int>(out_), static_cast<int>(cols_), static_cast<int>(count),
-                             const_cast<void*>(data), static_cast<int>(cols_), static_cast<int>(count), gdal_type(), 0, 0);
+          err = GDALRasterIO(band_, GF_Write, 0, static_cast<int>(first), static_cast<int>(cols_), static_cast<int>(count), p,
+                             static_cast<int>(cols_), static_cast<int>(count), gdal_type(), 0, 0);
+        }
+        // Whole strips were written: out to the file now (compressed on GDAL's threads), not at close.
+        if (err == CE_None) {
+          CPLErrorReset();
+          GDALFlushCache(ds_);
+          if (CPLGetLastErrorType() >= CE_Failure) err = CE_Failure;
         }
         if (err != CE_None) throw FileError("writing '" + path_ + "' failed: GDAL: " + CPLGetLastErrorMsg());
         write_s_ += since(t);
@@ -342,7 +399,7 @@ class ProductWriter::Impl {
       case Format::hdf5: {
         if (compression_ == Compression::none) {
           const auto t = Clock::now();
-          const hsize_t start[2] = {out_, 0}, extent[2] = {count, cols_};
+          const hsize_t start[2] = {first, 0}, extent[2] = {count, cols_};
           H5Closer file_space{H5Dget_space(h5_ds_.id), H5Sclose};
           H5Sselect_hyperslab(file_space.id, H5S_SELECT_SET, start, nullptr, extent, nullptr);
           H5Closer mem{H5Screate_simple(2, extent, nullptr), H5Sclose};
@@ -350,70 +407,71 @@ class ProductWriter::Impl {
           write_s_ += since(t);
           break;
         }
-        // Into the strip of chunk rows; each full strip is compressed and written.
-        const auto* bytes = static_cast<const unsigned char*>(data);
-        const std::size_t row_bytes = cols_ * elem_;
-        for (std::size_t done = 0; done < count;) {
-          const std::size_t n = std::min(count - done, chunk_rows_ - strip_rows_);
-          std::memcpy(strip_.data() + strip_rows_ * row_bytes, bytes + done * row_bytes, n * row_bytes);
-          strip_rows_ += n;
-          done += n;
-          if (strip_rows_ == chunk_rows_) flush_strip();
-        }
+        write_chunks(data, count, first);
         break;
       }
     }
-    out_ += count;
+  }
+
+  // HDF5 with compression: the chunks of `count` rows (whole chunk rows but at the end) from product
+  // row `first`, each gathered (zero-padded at the edges), shuffled and deflated in parallel, a group
+  // of strips at a time, then written in order with direct chunk writes.
+  void write_chunks(const unsigned char* data, std::size_t count, std::size_t first) {
+    const std::size_t chunk_cols = std::min(cols_, kChunkCols), per_strip = (cols_ + chunk_cols - 1) / chunk_cols;
+    const std::size_t chunk_bytes = chunk_rows_ * chunk_cols * elem_, row_bytes = cols_ * elem_;
+    const std::size_t strips = (count + chunk_rows_ - 1) / chunk_rows_;
+    const std::size_t group = std::max<std::size_t>(1, 4 * static_cast<std::size_t>(threads_) / per_strip);  // strips at once
+    if (compressors_.empty()) {
+      const int level = compression_ == Compression::best ? 9 : 1;
+      for (int k = 0; k < threads_; ++k) {
+        compressors_.push_back(libdeflate_alloc_compressor(level));
+        if (!compressors_.back()) throw Error("libdeflate: out of memory");
+      }
+      gather_.assign(static_cast<std::size_t>(threads_), std::vector<unsigned char>(2 * chunk_bytes));
+    }
+    const std::size_t bound = libdeflate_zlib_compress_bound(compressors_[0], chunk_bytes);
+    for (std::size_t s0 = 0; s0 < strips; s0 += group) {
+      auto t = Clock::now();
+      const std::size_t ns = std::min(group, strips - s0), n = ns * per_strip;
+      if (packed_.size() < n) packed_.resize(n);
+      packed_size_.assign(n, 0);
+      const long jobs = static_cast<long>(n);
+#pragma omp parallel for num_threads(threads_) schedule(dynamic)
+      for (long c = 0; c < jobs; ++c) {
+        const std::size_t strip = s0 + static_cast<std::size_t>(c) / per_strip, col0 = (static_cast<std::size_t>(c) % per_strip) * chunk_cols;
+        const std::size_t rows = std::min(chunk_rows_, count - strip * chunk_rows_), w = std::min(chunk_cols, cols_ - col0);
+        std::vector<unsigned char>& g = gather_[static_cast<std::size_t>(omp_get_thread_num())];
+        unsigned char* plain = g.data();
+        unsigned char* shuffled = g.data() + chunk_bytes;
+        if (rows < chunk_rows_ || w < chunk_cols) std::memset(plain, 0, chunk_bytes);
+        const unsigned char* src = data + strip * chunk_rows_ * row_bytes + col0 * elem_;
+        for (std::size_t r = 0; r < rows; ++r) std::memcpy(plain + r * chunk_cols * elem_, src + r * row_bytes, w * elem_);
+        io::byte_shuffle(plain, shuffled, chunk_rows_ * chunk_cols, h5_elem_);
+        std::vector<unsigned char>& out = packed_[static_cast<std::size_t>(c)];
+        if (out.size() < bound) out.resize(bound);
+        packed_size_[static_cast<std::size_t>(c)] = libdeflate_zlib_compress(
+            compressors_[static_cast<std::size_t>(omp_get_thread_num())], shuffled, chunk_bytes, out.data(), out.size());
+      }
+      encode_s_ += since(t);
+      t = Clock::now();
+      for (std::size_t c = 0; c < n; ++c) {
+        if (packed_size_[c] == 0) throw Error("libdeflate: a chunk did not fit its bound");
+        const hsize_t offset[2] = {first + (s0 + c / per_strip) * chunk_rows_, (c % per_strip) * chunk_cols};
+        if (H5Dwrite_chunk(h5_ds_.id, H5P_DEFAULT, 0, offset, packed_size_[c], packed_[c].data()) < 0)
+          h5_check(-1, path_, "write (direct chunk)");
+      }
+      write_s_ += since(t);
+    }
+  }
+
+  // Bytes of one row as emit() gets it: the encoded samples, or float pairs for GDAL's 16-bit floats.
+  std::size_t emitted_row_bytes() const {
+    return cols_ * (fmt_ == Format::tiff && complex_ && o_.sample_format == SampleFormat::complex32 ? 8 : elem_);
   }
 
   GDALDataType gdal_type() const {
     if (!complex_) return GDT_Float32;
     return o_.sample_format == SampleFormat::cint16 ? GDT_CInt16 : GDT_CFloat32;
-  }
-
-  // The strip's chunks, each gathered (zero-padded at the edges), shuffled and deflated in parallel,
-  // then written in order with direct chunk writes.
-  void flush_strip() {
-    auto t = Clock::now();
-    const std::size_t chunk_cols = std::min(cols_, kChunkCols), chunks = (cols_ + chunk_cols - 1) / chunk_cols;
-    const std::size_t chunk_bytes = chunk_rows_ * chunk_cols * elem_, row_bytes = cols_ * elem_;
-    const int level = compression_ == Compression::best ? 9 : 1;
-    if (compressors_.empty()) {
-      for (int k = 0; k < threads_; ++k) {
-        compressors_.push_back(libdeflate_alloc_compressor(level));
-        if (!compressors_.back()) throw Error("libdeflate: out of memory");
-      }
-      const std::size_t bound = libdeflate_zlib_compress_bound(compressors_[0], chunk_bytes);
-      packed_.assign(chunks, std::vector<unsigned char>(bound));
-      packed_size_.assign(chunks, 0);
-      gather_.assign(static_cast<std::size_t>(threads_), std::vector<unsigned char>(2 * chunk_bytes));
-    }
-    const long n_chunks = static_cast<long>(chunks);
-#pragma omp parallel for num_threads(threads_) schedule(dynamic)
-    for (long c = 0; c < n_chunks; ++c) {
-      std::vector<unsigned char>& g = gather_[static_cast<std::size_t>(omp_get_thread_num())];
-      unsigned char* plain = g.data();
-      unsigned char* shuffled = g.data() + chunk_bytes;
-      const std::size_t col0 = static_cast<std::size_t>(c) * chunk_cols, w = std::min(chunk_cols, cols_ - col0);
-      std::memset(plain, 0, chunk_bytes);
-      for (std::size_t r = 0; r < strip_rows_; ++r)
-        std::memcpy(plain + r * chunk_cols * elem_, strip_.data() + r * row_bytes + col0 * elem_, w * elem_);
-      io::byte_shuffle(plain, shuffled, chunk_rows_ * chunk_cols, h5_elem_);
-      packed_size_[static_cast<std::size_t>(c)] =
-          libdeflate_zlib_compress(compressors_[static_cast<std::size_t>(omp_get_thread_num())], shuffled, chunk_bytes,
-                                   packed_[static_cast<std::size_t>(c)].data(), packed_[static_cast<std::size_t>(c)].size());
-    }
-    encode_s_ += since(t);
-    t = Clock::now();
-    for (std::size_t c = 0; c < chunks; ++c) {
-      if (packed_size_[c] == 0) throw Error("libdeflate: a chunk did not fit its bound");
-      const hsize_t offset[2] = {strip_first_row_, c * chunk_cols};
-      if (H5Dwrite_chunk(h5_ds_.id, H5P_DEFAULT, 0, offset, packed_size_[c], packed_[c].data()) < 0)
-        h5_check(-1, path_, "write (direct chunk)");
-    }
-    write_s_ += since(t);
-    strip_first_row_ += strip_rows_;
-    strip_rows_ = 0;
   }
 
   void open_npy() {
@@ -432,7 +490,11 @@ class ProductWriter::Impl {
     const std::string& temp = file_.hand_to_library();
     const bool half = complex_ && o_.sample_format == SampleFormat::complex32;
     char** opts = nullptr;
-    opts = CSLSetNameValue(opts, "TILED", "YES");
+    // Strips of kTiffStripRows rows, handed over whole and flushed as they come: written while the
+    // focus goes on, not all at close.
+    batch_rows_ = std::min(rows_, kTiffStripRows);
+    strip_.resize(batch_rows_ * emitted_row_bytes());
+    opts = CSLSetNameValue(opts, "BLOCKYSIZE", std::to_string(batch_rows_).c_str());
     opts = CSLSetNameValue(opts, "BIGTIFF", "IF_SAFER");
     if (half) {
       opts = CSLSetNameValue(opts, "NBITS", "16");
@@ -505,6 +567,7 @@ class ProductWriter::Impl {
       H5Pset_chunk(plist.id, 2, chunk);
       H5Pset_shuffle(plist.id);
       H5Pset_deflate(plist.id, compression_ == Compression::best ? 9 : 1);
+      batch_rows_ = chunk_rows_;
       strip_.resize(chunk_rows_ * cols_ * elem_);
     }
     // Space for every element at creation: no fill pass over what is written anyway.
@@ -577,9 +640,12 @@ class ProductWriter::Impl {
   std::vector<float> det_, f32_;
   std::vector<unsigned char> enc_;
   // HDF5 with compression: the strip of chunk rows being filled, its compressed chunks.
+  // HDF5 with compression and GeoTIFF: rows go to the library in whole strips of batch_rows_; the
+  // strip being filled.
+  std::size_t batch_rows_ = 0;
   std::vector<unsigned char> strip_;
-  std::size_t strip_rows_ = 0, chunk_rows_ = kChunkRows;
-  hsize_t strip_first_row_ = 0;
+  std::size_t strip_rows_ = 0, chunk_rows_ = kChunkRows, strip_first_row_ = 0;
+  std::size_t written_since_writeback_ = 0;
   std::vector<libdeflate_compressor*> compressors_;
   std::vector<std::vector<unsigned char>> packed_, gather_;
   std::vector<std::size_t> packed_size_;

@@ -108,6 +108,9 @@ std::string report_json(const FocusRequest& r, const FocusReport& p, bool input_
                     {"sync", t.sync},
                     {"write_commit", t.sync},
                     {"wall", t.wall}};
+  j["timeline_s"] = {{"first_block_read", t.at_first_block_read}, {"plan_ready", t.at_plan_ready},
+                     {"first_rows_written", t.at_first_rows_written}, {"last_rows_written", t.at_last_rows_written},
+                     {"done", t.wall}};
   if (r.dc_offset || r.iq_balance) j["timings_s"]["correction_statistics"] = t.correction_statistics;
   if (p.doppler) j["timings_s"]["doppler_estimation"] = t.doppler_estimation;
   j["timings_s"]["focus"] = {{"range_compression", t.focus.range_compress}, {"azimuth_fft", t.focus.azimuth_fft},
