@@ -74,6 +74,24 @@ struct H5Closer {
   ~H5Closer() { reset(); }
 };
 
+// GDAL's messages become our exceptions (CPLGetLastErrorMsg), not lines on stderr: a quiet handler
+// for this thread while a GDAL call runs.
+struct QuietGdal {
+  QuietGdal() { CPLPushErrorHandler(CPLQuietErrorHandler); }
+  ~QuietGdal() { CPLPopErrorHandler(); }
+  QuietGdal(const QuietGdal&) = delete;
+  QuietGdal& operator=(const QuietGdal&) = delete;
+};
+
+// HDF5 (a thread-safe build: error settings per thread) on the calling thread: its error stack not
+// printed (our messages say it); once per process, no clean-up at exit, where a file whose close
+// failed (a full disk) would make it crash.
+void quiet_hdf5() {
+  static std::once_flag once;
+  std::call_once(once, [] { H5dont_atexit(); });
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
 void h5_check(hid_t id, const std::string& path, const char* what) {
   if (id < 0) throw FileError("writing '" + path + "' failed: HDF5: " + what);
 }
@@ -180,7 +198,11 @@ class ProductWriter::Impl {
     }
   }
   ~Impl() {
-    if (ds_) GDALClose(ds_);
+    if (fmt_ == Format::hdf5) quiet_hdf5();  // closing a file that failed to write
+    if (ds_) {
+      QuietGdal quiet;
+      GDALClose(ds_);
+    }
     for (libdeflate_compressor* c : compressors_) libdeflate_free_compressor(c);
   }
 
@@ -232,6 +254,7 @@ class ProductWriter::Impl {
         write_tiff_metadata();
         GDALDatasetH ds = ds_;
         ds_ = nullptr;
+        QuietGdal quiet;
         CPLErrorReset();
         GDALClose(ds);  // flushes the tiles
         if (CPLGetLastErrorType() >= CE_Failure)
@@ -239,6 +262,7 @@ class ProductWriter::Impl {
         break;
       }
       case Format::hdf5:
+        quiet_hdf5();
         flush_strip();
         close_hdf5();
         break;
@@ -375,6 +399,7 @@ class ProductWriter::Impl {
       }
       case Format::tiff: {
         const auto t = Clock::now();
+        QuietGdal quiet;
         CPLErr err;
         void* p = const_cast<unsigned char*>(data);
         if (complex_ && o_.sample_format == SampleFormat::complex32) {
@@ -397,6 +422,7 @@ class ProductWriter::Impl {
         break;
       }
       case Format::hdf5: {
+        quiet_hdf5();
         if (compression_ == Compression::none) {
           const auto t = Clock::now();
           const hsize_t start[2] = {first, 0}, extent[2] = {count, cols_};
@@ -505,6 +531,7 @@ class ProductWriter::Impl {
       opts = CSLSetNameValue(opts, "ZLEVEL", compression_ == Compression::best ? "9" : "1");
       opts = CSLSetNameValue(opts, "NUM_THREADS", std::to_string(threads_).c_str());
     }
+    QuietGdal quiet;
     ds_ = GDALCreate(driver, temp.c_str(), static_cast<int>(cols_), static_cast<int>(rows_), half ? 2 : 1,
                      half ? GDT_Float32 : gdal_type(), opts);
     CSLDestroy(opts);
@@ -552,7 +579,7 @@ class ProductWriter::Impl {
   }
 
   void open_hdf5() {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become our exceptions, not stderr noise
+    quiet_hdf5();
     const std::string& temp = file_.hand_to_library();
     h5_file_ = H5Closer{H5Fcreate(temp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
     h5_check(h5_file_.id, path_, "create");

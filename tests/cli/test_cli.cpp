@@ -595,3 +595,99 @@ TEST_F(Cli, BadInputsFailCleanly) {
   EXPECT_EQ(run("focus --azimuth circular " + raw + " --params " + path("negprf.json") + " -o " + out).code, 2);
   EXPECT_EQ(slurp(out), "previous product");
 }
+
+// Many scenes in one process (--output-dir): each product as <name>.<format>, the same bytes as one
+// by one; a batch stopped by SIGINT leaves every finished product and no partial one.
+TEST_F(Cli, BatchOfScenesAndItsInterruption) {
+  small_scene();
+  const std::string cli = test::env_or("SARFUSE_TEST_CLI", SARFUSE_CLI);
+  fs::create_directory(path("batch"));
+  fs::copy_file(path("raw.npy"), path("second.npy"));
+  const std::string common = " --params " + path("scene.json") + " --azimuth circular --backend cpu --threads 2";
+  Result r = run("focus " + path("raw.npy") + " " + path("second.npy") + " --output-dir " + path("batch") + " --format h5" + common);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* name : {"raw", "second"}) {  // the second with the plan of the first
+    r = run("focus " + path(std::string(name) + ".npy") + " -o " + path("one.h5") + common);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(slurp(path("batch/" + std::string(name) + ".h5")) == slurp(path("one.h5"))) << name;
+  }
+  expect_failure("focus " + path("raw.npy") + " " + path("second.npy") + " -o " + path("x.npy") + common,
+                 "several inputs need --output-dir", path("x.npy"));
+  expect_failure("focus " + path("raw.npy") + " --output-dir " + path("nope") + common, "no such folder", path("nope"));
+
+  // Eight large scenes, one thread: SIGINT once the first product exists.
+  {
+    const std::size_t na = 2048, nr = 4096;
+    write_npy("big.npy", "<c8", "(" + std::to_string(na) + ", " + std::to_string(nr) + ")", std::string(na * nr * 8, '\1'));
+  }
+  fs::create_directory(path("stopped"));
+  std::vector<std::string> args = {"focus"};
+  for (int k = 0; k < 8; ++k) {
+    const std::string in = path("big" + std::to_string(k) + ".npy");
+    fs::create_hard_link(path("big.npy"), in);
+    args.push_back(in);
+  }
+  for (const char* a : {"--output-dir", "", "--params", "", "--azimuth", "circular", "--backend", "cpu", "--threads", "1"})
+    args.push_back(a);
+  args[10] = path("stopped");
+  args[12] = path("scene.json");
+  fs::remove(path("big.npy"));
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::vector<char*> argv{const_cast<char*>(cli.c_str())};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    freopen("/dev/null", "w", stdout);
+    freopen((dir + "/batch_stderr").c_str(), "w", stderr);
+    execv(cli.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  for (int k = 0; k < 600 && !fs::exists(path("stopped/big0.npy")); ++k) {
+    ASSERT_EQ(waitpid(pid, &status, WNOHANG), 0) << "the batch ended before its first product: " << slurp(dir + "/batch_stderr");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(waitpid(pid, &status, WNOHANG), 0) << "the batch finished before the signal: make it longer";
+  kill(pid, SIGINT);
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT) << slurp(dir + "/batch_stderr");
+  std::size_t complete = 0;
+  for (const auto& e : fs::directory_iterator(path("stopped"))) {
+    const std::string name = e.path().filename().string();
+    EXPECT_EQ(name.find(".tmp-"), std::string::npos) << "temporary file left: " << name;
+    if (e.path().extension() != ".npy") continue;
+    EXPECT_TRUE(fs::exists(e.path().string() + ".json")) << name;
+    const ComplexImage img = read_image(e.path().string());  // whole and readable
+    EXPECT_EQ(img.lines(), 2048u);
+    ++complete;
+  }
+  EXPECT_GE(complete, 1u);
+  EXPECT_LT(complete, 8u);
+  std::printf("SIGINT after the first product: %zu of 8 products complete, none partial\n", complete);
+}
+
+// A product that cannot be written: past the file-size limit (ulimit -f), or in a folder that takes no
+// new files (/proc): one message naming the file, exit 2, nothing left.
+TEST_F(Cli, UnwritableProductsFailCleanly) {
+  small_scene();
+  const std::string cli = test::env_or("SARFUSE_TEST_CLI", SARFUSE_CLI);
+  const std::string base = " --params " + path("scene.json") + " --azimuth circular --backend cpu ";
+  for (const char* ext : {".npy", ".h5", ".tif"}) {
+    SCOPED_TRACE(ext);
+    const std::string out = path(std::string("limited") + ext);
+    const std::string cmd = "sh -c 'ulimit -f 16; exec " + cli + " focus " + path("raw.npy") + base + "-o " + out + "' >" +
+                            dir + "/stdout 2>" + dir + "/stderr";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2) << slurp(dir + "/stderr");
+    const std::string err = slurp(dir + "/stderr");
+    EXPECT_NE(err.find(out), std::string::npos) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_FALSE(fs::exists(out));
+    for (const auto& e : fs::directory_iterator(dir))
+      EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << "temporary file left: " << e.path();
+  }
+  expect_failure("focus " + path("raw.npy") + base + "-o /proc/1/slc.npy", "cannot write '/proc/1/slc.npy'", "/proc/1/slc.npy");
+}

@@ -95,9 +95,9 @@ def test_focus_file_equals_cli_bit_for_bit(scene, cli, tmp_path):
     params, sc, raw = scene
     sarfuse.save_params(tmp_path / "p.json", params, sc)
     np.save(tmp_path / "raw.npy", raw)
-    for ext, extra in ((".npy", {}), (".h5", {"sample_format": "cint16", "compression": "fast"}),
-                       (".npy", {"sample_format": "complex32"}), (".tif", {"compression": "fast"})):
-        cli_out, py_out = tmp_path / f"cli{ext}", tmp_path / f"py{ext}"
+    for k, (ext, extra) in enumerate(((".npy", {}), (".h5", {"sample_format": "cint16", "compression": "fast"}),
+                       (".npy", {"sample_format": "complex32"}), (".tif", {"compression": "fast"}))):
+        cli_out, py_out = tmp_path / f"cli{k}{ext}", tmp_path / f"py{k}{ext}"
         flags = [a for k, v in extra.items() for a in ("--" + k.replace("_", "-"), v)]
         r = subprocess.run([cli, "focus", "--azimuth", "circular", str(tmp_path / "raw.npy"), "--params", str(tmp_path / "p.json"),
                             "-o", str(cli_out), "--backend", "cpu", "--report", str(tmp_path / "cli.json")] + flags,
@@ -115,8 +115,8 @@ def test_focus_file_equals_cli_bit_for_bit(scene, cli, tmp_path):
     reports = sarfuse.focus_file([tmp_path / "raw.npy", tmp_path / "b.npy"], params=tmp_path / "p.json",
                                  output_dir=tmp_path / "d", azimuth="circular", backend="cpu")
     assert [r["plan_reused"] for r in reports] == [False, True]
-    assert (tmp_path / "d" / "raw.npy").read_bytes() == (tmp_path / "cli.npy").read_bytes()
-    assert np.array_equal(np.load(tmp_path / "d" / "b.npy"), np.load(tmp_path / "cli.npy"))
+    assert (tmp_path / "d" / "raw.npy").read_bytes() == (tmp_path / "cli0.npy").read_bytes()
+    assert np.array_equal(np.load(tmp_path / "d" / "b.npy"), np.load(tmp_path / "cli0.npy"))
     with pytest.raises(OSError, match="missing.npy"):
         sarfuse.focus_file(tmp_path / "missing.npy", params=params.to_dict(), output=tmp_path / "x.npy")
     assert not (tmp_path / "x.npy").exists()
