@@ -25,7 +25,11 @@ fi
 for b in .devbundle/stage/bin/* .devbundle/stage/python/sarfuse/*.so; do
   [ -f "$b" ] || continue
   ldd "$b" | awk '/=>/ && $3 ~ /^\// {print $3}' | grep -v -E 'libstdc\+\+|libgcc_s|libc\.so|libm\.so|ld-linux|libcuda\.so|libcufft|libcudart|libnvrtc|libnvJitLink|libdl\.so|libpthread|librt\.so' || true
-done | sort -u | while read -r lib; do cp -L "$lib" .devbundle/stage/lib/; done
+done | sort -u | while read -r lib; do
+  # SKIP_LIBS=FILE: names the GPU machine has itself (scripts/device_libs.txt, read off one), left out.
+  [ -n "${SKIP_LIBS:-}" ] && grep -qx "$(basename "$lib")" "$SKIP_LIBS" && continue
+  cp -L "$lib" .devbundle/stage/lib/
+done
 strip .devbundle/stage/bin/* .devbundle/stage/python/sarfuse/*.so 2>/dev/null || true
 if [ "${NODATA:-0}" != 1 ] && [ -f ../shared/data/radarsat1/scene5/CDdata1.mat ]; then  # NODATA=1: leave it out
   mkdir -p .devbundle/stage/data/radarsat1/scene5

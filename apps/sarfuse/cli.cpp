@@ -33,6 +33,13 @@ void install_stop_handlers() {
 }
 }  // namespace
 
+namespace {
+bool g_exit_allowed = false, g_exit_without_teardown = false;
+}
+void allow_exit_without_teardown() { g_exit_allowed = true; }
+bool exit_without_teardown() { return g_exit_without_teardown; }
+bool leave_gpu_state_to_exit() { return g_exit_without_teardown = g_exit_allowed; }
+
 int run(int argc, char** argv) {
   CLI::App app{"sarfuse: SAR raw data -> focused SLC (Range-Doppler), simulation and quality analysis"};
   app.require_subcommand(1);

@@ -1,3 +1,5 @@
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 
 #include "bench_e2e.hpp"
@@ -62,7 +64,13 @@ void add_bench(CLI::App& app) {
   });
   auto* context = cmd->add_subcommand("context", "create the CUDA context and exit (bench e2e times it)");
   context->callback([] {
-    if (!cuda_initialize()) throw Error("bench context: no CUDA device");
+    const auto t0 = std::chrono::steady_clock::now();
+    const int n = cuda_device_count();
+    const auto t1 = std::chrono::steady_clock::now();
+    if (n == 0 || !cuda_initialize()) throw Error("bench context: no CUDA device");
+    const auto t2 = std::chrono::steady_clock::now();
+    std::printf("CUDA: device count %.3f s, then the context %.3f s\n", std::chrono::duration<double>(t1 - t0).count(),
+                std::chrono::duration<double>(t2 - t1).count());
   });
   cmd->callback([fft, e2e, context] {
     if (fft->parsed() || e2e->parsed() || context->parsed()) return;

@@ -130,7 +130,8 @@ std::vector<FocusRequest> FocusCommand::requests() const {
 std::vector<FocusReport> FocusCommand::run(bool print) const {
   const std::vector<FocusRequest> list = requests();
   std::vector<FocusReport> reports;
-  FocusSession session;
+  auto owned = std::make_unique<FocusSession>();
+  FocusSession& session = *owned;
   std::optional<ProgressLine> progress;
   if (print && ::isatty(2) == 1) progress.emplace(list.size());
   for (std::size_t k = 0; k < list.size(); ++k) {
@@ -158,6 +159,8 @@ std::vector<FocusReport> FocusCommand::run(bool print) const {
     reports.push_back(std::move(rep));
   }
   if (progress) progress->finish();
+  if (print && !reports.empty() && reports.back().options.backend == Backend::cuda && leave_gpu_state_to_exit())
+    (void)owned.release();  // the executable's exit frees it (main.cpp)
   return reports;
 }
 

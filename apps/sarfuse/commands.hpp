@@ -14,4 +14,11 @@ void add_bench(CLI::App& app);
 void add_doppler(CLI::App& app);
 // The whole CLI: argv in, exit status out (cli.cpp).
 int run(int argc, char** argv);
+// The executable (not Python's `python3 -m sarfuse`, which goes on after the command) allows commands
+// to leave GPU state (plans, pinned memory, the context) for the process's exit to release; it then
+// ends with _exit (main.cpp).
+void allow_exit_without_teardown();
+bool exit_without_teardown();
+// A command's GPU state: true when the process's exit will release it (the caller must not).
+bool leave_gpu_state_to_exit();
 }  // namespace sarfuse::cli

@@ -64,11 +64,12 @@ std::size_t block_lines_for_memory(const RadarParams& radar, std::size_t lines, 
 
 // The block length focus_file uses when none is given: the longest that fits the budgets
 // (block_lines_for_memory), shortened so that reading, focusing and writing overlap across several
-// blocks where the extra (overlapping) lines cost little: on the GPU, blocks of at least twice the
-// support and about an eighth of the take; on the CPU, where the overlap is paid in compute, at
-// least six times the support and a third of the take.
+// blocks where the extra (overlapping) lines cost little: for the GPU (gpu), power-of-two blocks of at
+// least twice the support and about an eighth of the take; on the CPU, where the overlap is paid in
+// compute, at least six times the support and a third of the take.
 std::size_t pipeline_block_lines(const RadarParams& radar, std::size_t lines, std::size_t samples,
-                                 const FocusOptions& options, std::size_t max_host_bytes, std::size_t max_device_bytes);
+                                 const FocusOptions& options, std::size_t max_host_bytes, std::size_t max_device_bytes,
+                                 bool gpu);
 
 // Raw lines in: read(first, count, dst) fills count x samples complex64 samples of raw lines
 // [first, first + count), all inside the take (the driver pads). Product rows out, in order:

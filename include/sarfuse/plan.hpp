@@ -141,6 +141,10 @@ const char* to_string(Backend b);
 const char* to_string(Precision p);
 const char* to_string(Pipeline p);
 Pipeline parse_pipeline(const std::string& s);
+// Whether this build has the CUDA backend and the machine shows an NVIDIA GPU to the operating system,
+// read without starting the CUDA runtime (whose start takes a few hundred ms): for choices that can
+// wait for no answer (focus_file's block length). cuda_device_count() is the real answer.
+bool cuda_device_likely();
 // Creates the CUDA context of device 0 now (what the first plan would otherwise pay for); false
 // without a device. focus_file calls it on a thread of its own while it opens and reads the input.
 bool cuda_initialize();

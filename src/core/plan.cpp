@@ -1,4 +1,5 @@
 // make_plan(): resolves options, validates, and hands the work to a backend.
+#include <filesystem>
 #include <cctype>
 #include <complex>
 #include <utility>
@@ -232,6 +233,15 @@ std::vector<DeviceInfo> cuda_devices() {
   return cuda::devices();
 #else
   return {};
+#endif
+}
+
+bool cuda_device_likely() {
+#if SARFUSE_HAVE_CUDA
+  std::error_code ec;
+  return std::filesystem::exists("/dev/nvidia0", ec) || std::filesystem::exists("/dev/dxg", ec);  // Linux, WSL
+#else
+  return false;
 #endif
 }
 

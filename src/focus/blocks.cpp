@@ -145,13 +145,19 @@ std::size_t block_lines_for_memory(const RadarParams& r, std::size_t lines, std:
 }
 
 std::size_t pipeline_block_lines(const RadarParams& r, std::size_t lines, std::size_t samples, const FocusOptions& o,
-                                 std::size_t max_host, std::size_t max_device) {
-  const std::size_t fit = block_lines_for_memory(r, lines, samples, o, max_host, max_device);
+                                 std::size_t max_host, std::size_t max_device, bool gpu) {
   const BlockLayout whole = plan_azimuth_blocks(r, lines, samples, o, 0);
-  const bool gpu = resolved_backend(r, lines, samples, o) == Backend::cuda;
+  // Without budgets nothing limits the block (and the backend need not be asked).
+  const std::size_t fit = max_host || max_device ? block_lines_for_memory(r, lines, samples, o, max_host, max_device)
+                                                 : whole.block_lines;
   const std::size_t support = whole.support_lines, padded = lines + 2 * whole.pad_lines;
-  const std::size_t want = gpu ? std::max(2 * support, padded / 8 + support) : std::max(6 * support, padded / 3 + support);
-  const std::size_t n = fft_friendly_size(want);
+  std::size_t n = 0;
+  if (gpu) {
+    n = 1;  // a power of two: the azimuth FFTs' fastest kernels, nothing to measure at plan time
+    while (n < std::max(2 * support, padded / 8 + support)) n *= 2;
+  } else {
+    n = fft_friendly_size(std::max(6 * support, padded / 3 + support));
+  }
   return n < fit ? n : fit;
 }
 

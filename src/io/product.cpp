@@ -408,8 +408,20 @@ class ProductWriter::Impl {
                                     p, static_cast<int>(cols_), static_cast<int>(count), GDT_Float32, 2, bands, 8,
                                     static_cast<GSpacing>(cols_) * 8, 4);
         } else {
-          err = GDALRasterIO(band_, GF_Write, 0, static_cast<int>(first), static_cast<int>(cols_), static_cast<int>(count), p,
-                             static_cast<int>(cols_), static_cast<int>(count), gdal_type(), 0, 0);
+          // One band: each strip straight to the file as a block (no copy into GDAL's block cache); the
+          // last, partial one from a zero-padded strip of full size.
+          err = CE_None;
+          const std::size_t row_bytes = emitted_row_bytes();
+          for (std::size_t done = 0; done < count && err == CE_None; done += batch_rows_) {
+            const std::size_t n = std::min(batch_rows_, count - done);
+            auto* block = static_cast<unsigned char*>(p) + done * row_bytes;
+            if (n < batch_rows_) {
+              last_block_.assign(batch_rows_ * row_bytes, 0);
+              std::memcpy(last_block_.data(), block, n * row_bytes);
+              block = last_block_.data();
+            }
+            err = GDALWriteBlock(band_, 0, static_cast<int>((first + done) / batch_rows_), block);
+          }
         }
         // Whole strips were written: out to the file now (compressed on GDAL's threads), not at close.
         if (err == CE_None) {
@@ -673,6 +685,7 @@ class ProductWriter::Impl {
   std::vector<unsigned char> strip_;
   std::size_t strip_rows_ = 0, chunk_rows_ = kChunkRows, strip_first_row_ = 0;
   std::size_t written_since_writeback_ = 0;
+  std::vector<unsigned char> last_block_;  // GeoTIFF: the partial last strip, padded
   std::vector<libdeflate_compressor*> compressors_;
   std::vector<std::vector<unsigned char>> packed_, gather_;
   std::vector<std::size_t> packed_size_;

@@ -99,7 +99,10 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
       if (t.joinable()) t.join();
     }
   } context;
-  if (!plan_ && r.options.backend != Backend::cpu) context.t = std::thread([] { cuda_initialize(); });
+  // The block layout asks only whether a GPU is likely (the runtime's start would make it wait).
+  const bool gpu = r.options.backend == Backend::cuda ||
+                   (r.options.backend == Backend::automatic && r.options.precision != Precision::fp64 && cuda_device_likely());
+  if (!plan_ && gpu) context.t = std::thread([] { cuda_initialize(); });
   rep.input = r.input;
   rep.output = r.output;
   require_distinct_paths(r.input, r.output);
@@ -185,7 +188,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
     }
     const std::size_t block = r.block_lines ? r.block_lines
                                             : pipeline_block_lines(radar, lines, samples, r.options, r.max_memory_bytes,
-                                                                   r.options.max_gpu_memory_bytes);
+                                                                   r.options.max_gpu_memory_bytes, gpu);
     const BlockLayout b = plan_azimuth_blocks(radar, lines, samples, r.options, block);
     for (std::size_t k = 0, written = 0; k < b.blocks; ++k) {
       const std::size_t n = std::min(b.step, b.rows - written);

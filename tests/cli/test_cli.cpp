@@ -213,11 +213,12 @@ TEST_F(Cli, LongTakeInBlocksWithBoundedMemory) {
   // with the CUDA libraries linked), the HDF5 chunk cache, the quicklook, the allocator's slack.
   // The budget covers the plan and the pipeline's four block buffers (two raw, two SLC); not the
   // executable and its libraries (44 MiB resident with the CUDA libraries linked), the quicklook's
-  // image, the HDF5 chunk strip, the threads' allocator arenas. Measured: 165 MiB with the 96 MiB budget.
+  // image, the HDF5 chunk strip, the threads' allocator arenas (more with more cores). Measured: 165 MiB
+  // with the 96 MiB budget on 2 cores, 194 MiB on 16.
 #ifdef __SANITIZE_ADDRESS__
   std::printf("memory bounds not checked: AddressSanitizer's shadow memory and quarantine inflate the RSS\n");
 #else
-  EXPECT_LT(blocks["peak_host_memory_bytes"].get<double>(), (96.0 + 96.0) * 1048576);
+  EXPECT_LT(blocks["peak_host_memory_bytes"].get<double>(), (96.0 + 128.0) * 1048576);
   EXPECT_GT(one["peak_host_memory_bytes"].get<double>(), 2.2 * blocks["peak_host_memory_bytes"].get<double>());
 #endif
   // Same product, on the same zero-Doppler grid.
