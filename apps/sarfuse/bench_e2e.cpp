@@ -164,7 +164,7 @@ std::string bench_e2e(const E2eBenchOptions& o) {
   fs::create_directories(out_dir);
   const std::string product = (out_dir / ("slc." + o.output)).string(), report = (dir / "report.json").string();
 
-  std::vector<double> walls, floors;
+  std::vector<double> walls, floors, focus_s;
   std::vector<Floor> floor_parts;
   nlohmann::json last_report;
   std::size_t product_bytes = 0;
@@ -184,7 +184,10 @@ std::string bench_e2e(const E2eBenchOptions& o) {
     walls.push_back(run_process(args));
     const std::string one = o.scenes == 1 ? product : (out_dir / ("raw_0." + o.output)).string();
     product_bytes = fs::file_size(one);
-    if (o.scenes == 1) last_report = nlohmann::json::parse(read_text_file(report));
+    if (o.scenes == 1) {
+      last_report = nlohmann::json::parse(read_text_file(report));
+      focus_s.push_back(last_report["timings_s"]["focus"]["total"].get<double>());
+    }
     // The floor for the same bytes, right after: N scenes read and write N times as much.
     Floor f;
     for (int k = 0; k < o.scenes; ++k) {
@@ -253,7 +256,7 @@ std::string bench_e2e(const E2eBenchOptions& o) {
     nlohmann::json j = {{"lines", o.lines},         {"samples", o.samples},           {"input", o.input},
                         {"output", o.output},       {"sample_format", o.sample_format}, {"compression", o.compression},
                         {"backend", o.backend},     {"azimuth", o.azimuth},           {"scenes", o.scenes},
-                        {"walls_s", walls},         {"floors_s", floors},             {"wall_s", wall},
+                        {"walls_s", walls},         {"floors_s", floors},             {"focus_s", focus_s},             {"wall_s", wall},
                         {"floor_s", floor},         {"ratio", wall / floor},          {"input_bytes", in_bytes},
                         {"product_bytes", product_bytes}, {"process_start_s", median(start_s)},
                         {"process_with_cuda_context_s", context_s.empty() ? 0.0 : median(context_s)}};
