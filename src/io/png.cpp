@@ -22,10 +22,12 @@ Quicklook::Quicklook(std::size_t lines, std::size_t samples, const QuicklookOpti
   const double ground_range = range_pixel_m > 0 ? range_pixel_m / std::sin(o.incidence_deg * std::acos(-1.0) / 180) : 0;
   const double ratio = (azimuth_pixel_m > 0 && ground_range > 0) ? ground_range / azimuth_pixel_m : 1.0;  // az looks per rg look
   const double max_px = static_cast<double>(std::max<std::size_t>(o.max_pixels, 1));
-  // Smallest range looks with both sides within max_pixels.
+  // Smallest range looks with both sides within max_pixels and the pixel square within 25 %.
   for (std::size_t lr = 1;; ++lr) {
     const std::size_t la = std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(lr * ratio)));
-    if (static_cast<double>(samples) / lr <= max_px && static_cast<double>(lines) / la <= max_px) {
+    const double aspect = static_cast<double>(la) / static_cast<double>(lr) / ratio;
+    const bool square = (aspect > 0.8 && aspect < 1.25) || lr >= 8;
+    if (square && static_cast<double>(samples) / lr <= max_px && static_cast<double>(lines) / la <= max_px) {
       look_az_ = la;
       look_rg_ = lr;
       break;
