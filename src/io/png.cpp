@@ -26,7 +26,7 @@ Quicklook::Quicklook(std::size_t lines, std::size_t samples, const QuicklookOpti
   for (std::size_t lr = 1;; ++lr) {
     const std::size_t la = std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(lr * ratio)));
     const double aspect = static_cast<double>(la) / static_cast<double>(lr) / ratio;
-    const bool square = (aspect > 0.8 && aspect < 1.25) || lr >= 8;
+    const bool square = (aspect >= 0.8 - 1e-9 && aspect <= 1.25 + 1e-9) || lr >= 8;
     if (square && static_cast<double>(samples) / lr <= max_px && static_cast<double>(lines) / la <= max_px) {
       look_az_ = la;
       look_rg_ = lr;
