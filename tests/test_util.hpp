@@ -1,5 +1,7 @@
 // Helpers shared by the tests: float64 references and random data.
 #pragma once
+#include <fstream>
+#include <sstream>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -53,6 +55,14 @@ double rel_l2(const A& a, const B& b) {
     den += std::norm(y);
   }
   return std::sqrt(num / den);
+}
+
+// A whole file's bytes ("" when it cannot be read).
+inline std::string file_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
 }
 
 // A fresh empty folder under the system temp dir.

@@ -1,6 +1,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <tuple>
 
 #include "bench_e2e.hpp"
 #include "commands.hpp"
@@ -52,14 +53,7 @@ void add_bench(CLI::App& app) {
   e2e->add_option("--json", eopt.json_path, "also write every figure to this JSON file");
   e2e->add_option("--focus-option", eopt.extra, "more options for `focus`, e.g. --focus-option=--no-overlap");
   e2e->callback([] {
-    const auto x = esize.find('x');
-    try {
-      if (x == std::string::npos) throw std::invalid_argument(esize);
-      eopt.lines = std::stoul(esize.substr(0, x));
-      eopt.samples = std::stoul(esize.substr(x + 1));
-    } catch (const std::exception&) {
-      throw Error("--size '" + esize + "': expected AZIMUTHxRANGE, e.g. 4096x4096");
-    }
+    std::tie(eopt.lines, eopt.samples) = parse_size_pair(esize, "--size", "AZIMUTHxRANGE such as 4096x4096");
     std::cout << bench_e2e(eopt);
   });
   auto* context = cmd->add_subcommand("context", "create the CUDA context and exit (bench e2e times it)");
@@ -75,14 +69,7 @@ void add_bench(CLI::App& app) {
   cmd->callback([fft, e2e, context] {
     if (fft->parsed() || e2e->parsed() || context->parsed()) return;
     if (backend != "cpu" && backend != "cuda") throw Error("--backend: expected cpu or cuda (got '" + backend + "')");
-    const auto x = size.find('x');
-    try {
-      if (x == std::string::npos) throw std::invalid_argument(size);
-      opt.lines = std::stoul(size.substr(0, x));
-      opt.samples = std::stoul(size.substr(x + 1));
-    } catch (const std::exception&) {
-      throw Error("--size '" + size + "': expected AZIMUTHxRANGE, e.g. 4096x4096");
-    }
+    std::tie(opt.lines, opt.samples) = parse_size_pair(size, "--size", "AZIMUTHxRANGE such as 4096x4096");
     if (opt.repeats < 1) throw Error("--repeats: expected at least 1");
     if (backend == "cuda") {
       if (cuda_device_count() == 0) throw Error("--backend cuda: no CUDA device (or a build without CUDA)");

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <tuple>
 
 #include "commands.hpp"
 #include "focus_command.hpp"
@@ -69,16 +70,7 @@ std::vector<FocusRequest> FocusCommand::requests() const {
   }
   ProductOptions& product = q.product;
   product.detect = parse_detection(detect);
-  {
-    const auto x = multilook.find('x');
-    try {
-      if (x == std::string::npos) throw std::invalid_argument(multilook);
-      product.looks_azimuth = std::stoul(multilook.substr(0, x));
-      product.looks_range = std::stoul(multilook.substr(x + 1));
-    } catch (const std::exception&) {
-      throw Error("--multilook: expected AZxRG looks such as 4x1 (got '" + multilook + "')");
-    }
-  }
+  std::tie(product.looks_azimuth, product.looks_range) = parse_size_pair(multilook, "--multilook", "AZxRG looks such as 4x1");
   product.sample_format = parse_sample_format(sample_format);
   product.compression = parse_compression(compression);
   product.mantissa_bits = mantissa_bits;

@@ -64,6 +64,9 @@ struct FocusOptions {
 // "8GiB", "512MiB", "2GB", "1.5e9", "4096": bytes. Throws Error naming `what` on anything else.
 std::size_t parse_byte_size(const std::string& text, const std::string& what);
 std::string format_bytes(double bytes);  // "1.25 GiB"
+// "4096x2048" -> {4096, 2048}. Throws Error naming `what` and showing `example` on anything else.
+std::pair<std::size_t, std::size_t> parse_size_pair(const std::string& text, const std::string& what,
+                                                    const std::string& example);
 
 // Where the focused product sits (zero-Doppler geometry).
 struct ProductGeometry {

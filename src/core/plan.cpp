@@ -36,6 +36,20 @@ const std::string& Plan::notes() const { return impl_->notes; }
 void Plan::pin_host(void* data, std::size_t bytes) { impl_->pin_host(data, bytes); }
 void Plan::unpin_host(void* data) { impl_->unpin_host(data); }
 
+std::pair<std::size_t, std::size_t> parse_size_pair(const std::string& text, const std::string& what,
+                                                    const std::string& example) {
+  const auto x = text.find('x');
+  std::size_t a_end = 0, b_end = 0;
+  try {
+    if (x == std::string::npos || x == 0 || text[0] == '-' || text[x + 1] == '-') throw std::invalid_argument(text);
+    const std::size_t a = std::stoul(text.substr(0, x), &a_end), b = std::stoul(text.substr(x + 1), &b_end);
+    if (a_end != x || b_end != text.size() - x - 1) throw std::invalid_argument(text);
+    return {a, b};
+  } catch (const std::exception&) {
+    throw Error(what + ": expected " + example + " (got '" + text + "')");
+  }
+}
+
 std::size_t parse_byte_size(const std::string& text, const std::string& what) {
   std::size_t used = 0;
   double value = 0;

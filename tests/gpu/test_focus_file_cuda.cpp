@@ -18,14 +18,6 @@
 using namespace sarfuse;
 namespace fs = std::filesystem;
 
-namespace {
-std::string slurp(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-}  // namespace
 
 TEST(CudaFocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: GPU test skipped";
@@ -53,11 +45,11 @@ TEST(CudaFocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   EXPECT_GE(ra.blocks.blocks, 3u);
   EXPECT_GT(ra.timings.upload, 0);
   EXPECT_GT(ra.timings.download, 0);
-  EXPECT_TRUE(slurp(a.output) == slurp(b.output));
+  EXPECT_TRUE(test::file_bytes(a.output) == test::file_bytes(b.output));
   FocusRequest again = request("again.npy", Backend::cuda);
   const FocusReport rc = session.focus(again);
   EXPECT_TRUE(rc.plan_reused);
-  EXPECT_TRUE(slurp(again.output) == slurp(a.output));
+  EXPECT_TRUE(test::file_bytes(again.output) == test::file_bytes(a.output));
   // Circular: one block, read while the plan is made.
   FocusRequest c = request("circular.npy", Backend::cuda), d = request("circular_seq.npy", Backend::cuda);
   c.block_lines = d.block_lines = 0;
@@ -65,7 +57,7 @@ TEST(CudaFocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   d.overlap = false;
   focus_file(c);
   focus_file(d);
-  EXPECT_TRUE(slurp(c.output) == slurp(d.output));
+  EXPECT_TRUE(test::file_bytes(c.output) == test::file_bytes(d.output));
   // Against the CPU backend (same range FFT length).
   FocusRequest cpu = request("cpu.npy", Backend::cpu);
   cpu.options.range_fft_size = ra.options.range_fft_size;

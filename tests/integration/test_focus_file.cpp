@@ -26,12 +26,6 @@ using namespace sarfuse;
 
 namespace {
 
-std::string slurp(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 // A squinted take long enough for several linear blocks, written as int8 I/Q (the plan converts) or
 // complex64.
@@ -78,11 +72,11 @@ ComplexImage read_back(const std::string& path, SampleFormat f, std::size_t line
   const std::string ext = fs::path(path).extension().string();
   const std::size_t n = lines * samples;
   double scale = 1;
-  if (f == SampleFormat::cint16) scale = nlohmann::json::parse(slurp(path + ".json")).at("sample_scale").get<double>();
+  if (f == SampleFormat::cint16) scale = nlohmann::json::parse(test::file_bytes(path + ".json")).at("sample_scale").get<double>();
   std::vector<std::uint16_t> half(2 * n);
   std::vector<std::int16_t> ints(2 * n);
   if (ext == ".npy") {
-    const std::string bytes = slurp(path);
+    const std::string bytes = test::file_bytes(path);
     const std::size_t header = 10 + (static_cast<unsigned char>(bytes[8]) | static_cast<unsigned char>(bytes[9]) << 8);
     const std::string h = bytes.substr(10, header - 10);
     const char* data = bytes.data() + header;
@@ -175,8 +169,8 @@ TEST(FocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   b.overlap = false;
   const FocusReport ra = focus_file(a), rb = focus_file(b);
   EXPECT_GE(ra.blocks.blocks, 3u) << ra.layout;
-  EXPECT_EQ(slurp(a.output), slurp(b.output));
-  EXPECT_EQ(slurp(a.output + ".json"), slurp(b.output + ".json"));
+  EXPECT_EQ(test::file_bytes(a.output), test::file_bytes(b.output));
+  EXPECT_EQ(test::file_bytes(a.output + ".json"), test::file_bytes(b.output + ".json"));
   EXPECT_GT(ra.timings.focus.total, 0);
   EXPECT_GT(ra.product_bytes, ra.rows * ra.samples * 8);
   FocusRequest c = t.request("circular_overlap.npy"), d = t.request("circular_sequential.npy");
@@ -184,7 +178,7 @@ TEST(FocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   d.overlap = false;
   focus_file(c);
   focus_file(d);
-  EXPECT_EQ(slurp(c.output), slurp(d.output));
+  EXPECT_EQ(test::file_bytes(c.output), test::file_bytes(d.output));
 
   FocusSession session;
   FocusRequest first = t.request("first.npy"), second = t.request("second.npy");
@@ -193,7 +187,7 @@ TEST(FocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   EXPECT_FALSE(r1.plan_reused);
   EXPECT_TRUE(r2.plan_reused);
   EXPECT_LT(r2.timings.plan, r1.timings.plan + 1e-3);
-  EXPECT_EQ(slurp(second.output), slurp(a.output));
+  EXPECT_EQ(test::file_bytes(second.output), test::file_bytes(a.output));
   EXPECT_NE(r2.report_json.find("\"plan_reused\": true"), std::string::npos);
 }
 
@@ -232,7 +226,7 @@ TEST(FocusFile, IntegerInputFocusesLikeItsComplexValues) {
   a.block_lines = b.block_lines = 2048;
   focus_file(a);
   focus_file(b);
-  EXPECT_EQ(slurp(a.output), slurp(b.output));
+  EXPECT_EQ(test::file_bytes(a.output), test::file_bytes(b.output));
 }
 
 // Every product format x sample format x compression, written by ProductWriter in uneven row blocks
@@ -269,7 +263,7 @@ TEST(ProductFormats, EverySampleFormatRoundTripsThroughItsReader) {
           }
           const ComplexImage back = read_back(path, f, lines, samples);
           const double scale = f == SampleFormat::cint16
-                                   ? nlohmann::json::parse(slurp(path + ".json")).at("sample_scale").get<double>()
+                                   ? nlohmann::json::parse(test::file_bytes(path + ".json")).at("sample_scale").get<double>()
                                    : 0;
           double worst = 0;
           for (std::size_t k = 0; k < slc.size(); ++k)
@@ -285,7 +279,7 @@ TEST(ProductFormats, EverySampleFormatRoundTripsThroughItsReader) {
               worst = std::max(worst, std::fabs(y - x) - bound);
             }
           EXPECT_LE(worst, 0.0);
-          const auto meta = nlohmann::json::parse(slurp(path + ".json"));
+          const auto meta = nlohmann::json::parse(test::file_bytes(path + ".json"));
           EXPECT_EQ(meta.at("sample_format"), to_string(f));
           fs::remove(path);
         }
