@@ -11,6 +11,9 @@ namespace sarfuse::io {
 // float32 -> IEEE binary16, round to nearest even (F16C where the processor has it).
 void floats_to_half(const float* in, std::uint16_t* out, std::size_t n);
 void half_to_floats(const std::uint16_t* in, float* out, std::size_t n);
+// The same one value at a time without F16C (what the two above use where the processor lacks it).
+std::uint16_t float_to_half_portable(float value);
+float half_to_float_portable(std::uint16_t h);
 
 // round(x / scale) clipped to [-32767, 32767]; returns the number of values clipped.
 std::size_t floats_to_int16(const float* in, std::int16_t* out, std::size_t n, float inverse_scale);

@@ -342,6 +342,35 @@ TEST(ProductFormats, OptionsThatDoNotApplyAreRefused) {
   EXPECT_THROW(parse_compression("zip"), Error);
 }
 
+// The portable conversion (no F16C) gives the same halves as the processor's: every half back to
+// float, random floats and the edges (ties, subnormals, overflow, infinities) to half.
+TEST(SampleEncoding, PortableHalfMatchesTheProcessor) {
+  std::vector<std::uint16_t> all(65536);
+  for (std::size_t k = 0; k < all.size(); ++k) all[k] = static_cast<std::uint16_t>(k);
+  std::vector<float> f(all.size());
+  io::half_to_floats(all.data(), f.data(), all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const float p = io::half_to_float_portable(all[k]);
+    if (std::isnan(f[k])) EXPECT_TRUE(std::isnan(p)) << k;
+    else EXPECT_EQ(p, f[k]) << k;
+  }
+  std::mt19937 g(5);
+  std::vector<float> v;
+  for (int k = 0; k < 200000; ++k) {
+    std::uint32_t bits = g();
+    float x;
+    std::memcpy(&x, &bits, 4);
+    if (!std::isnan(x)) v.push_back(x);
+  }
+  for (float x : {0.0f, -0.0f, 65504.0f, 65520.0f, 65519.99f, 1e30f, -1e30f, std::ldexp(1.0f, -24), std::ldexp(1.0f, -25),
+                  std::ldexp(1.5f, -25), std::ldexp(3.0f, -26), std::ldexp(1.0f, -14), 1.0f + std::ldexp(1.0f, -11),
+                  1.0f + std::ldexp(3.0f, -11), INFINITY, -INFINITY})
+    v.push_back(x);
+  std::vector<std::uint16_t> h(v.size());
+  io::floats_to_half(v.data(), h.data(), v.size());
+  for (std::size_t k = 0; k < v.size(); ++k) EXPECT_EQ(io::float_to_half_portable(v[k]), h[k]) << v[k];
+}
+
 TEST(SampleEncoding, HalfRoundingAndMantissaRounding) {
   const float in[] = {1.0f, 1.0f + std::ldexp(1.0f, -11), 65504.0f, 1e-8f, -2.5f, 3.14159f};
   std::uint16_t h[6];
