@@ -120,37 +120,33 @@ std::vector<FocusRequest> FocusCommand::requests() const {
 }
 
 std::vector<FocusReport> FocusCommand::run(bool print) const {
-  const std::vector<FocusRequest> list = requests();
-  std::vector<FocusReport> reports;
+  std::vector<FocusRequest> list = requests();
   auto owned = std::make_unique<FocusSession>();
-  FocusSession& session = *owned;
   std::optional<ProgressLine> progress;
   if (print && ::isatty(2) == 1) progress.emplace(list.size());
-  for (std::size_t k = 0; k < list.size(); ++k) {
-    FocusRequest q = list[k];
-    if (progress) q.progress = [&, k](std::size_t done, std::size_t rows) { progress->update(k, done, rows, q.input); };
-    FocusReport rep = session.focus(q);
-    if (progress) progress->scene_done(k);
-    if (print) {
-      if (rep.doppler) {
-        if (!q.report_path.empty()) std::cout << format_doppler_table(*rep.doppler);
-        std::cerr << "sarfuse: Doppler centroid estimated: " << rep.doppler->centroid_hz << " Hz (ambiguity "
-                  << rep.doppler->ambiguity << " from " << rep.doppler->ambiguity_source
-                  << "; parameters file: " << q.radar.doppler_centroid_hz << " Hz)\n";
-      }
-      if (!rep.notes.empty()) std::cerr << "sarfuse: note: " << rep.notes;
-      if (!q.report_path.empty()) {
-        std::cout << rep.target_table;
-        std::printf("processing report %s: focus %.3f s (%s), wall %.3f s; mean power %.4g, contrast %.3f\n",
-                    q.report_path.c_str(), rep.timings.focus.total, to_string(rep.options.backend), rep.timings.wall,
-                    rep.mean_power, rep.intensity_contrast);
-      }
-      std::cout << "wrote " << rep.output << " (" << rep.rows << " x " << rep.samples << "; azimuth: " << rep.layout
-                << ") in " << rep.timings.wall << " s (focus " << rep.timings.focus.total << " s)\n";
-    }
-    reports.push_back(std::move(rep));
-  }
+  for (std::size_t k = 0; k < list.size() && progress; ++k)
+    list[k].progress = [&progress, k](std::size_t done, std::size_t rows) { progress->update(k, done, rows); };
+  std::vector<FocusReport> reports = owned->focus_all(list);
   if (progress) progress->finish();
+  for (std::size_t k = 0; k < reports.size() && print; ++k) {
+    const FocusRequest& q = list[k];
+    const FocusReport& rep = reports[k];
+    if (rep.doppler) {
+      if (!q.report_path.empty()) std::cout << format_doppler_table(*rep.doppler);
+      std::cerr << "sarfuse: Doppler centroid estimated: " << rep.doppler->centroid_hz << " Hz (ambiguity "
+                << rep.doppler->ambiguity << " from " << rep.doppler->ambiguity_source
+                << "; parameters file: " << q.radar.doppler_centroid_hz << " Hz)\n";
+    }
+    if (!rep.notes.empty()) std::cerr << "sarfuse: note: " << rep.notes;
+    if (!q.report_path.empty()) {
+      std::cout << rep.target_table;
+      std::printf("processing report %s: focus %.3f s (%s), wall %.3f s; mean power %.4g, contrast %.3f\n",
+                  q.report_path.c_str(), rep.timings.focus.total, to_string(rep.options.backend), rep.timings.wall,
+                  rep.mean_power, rep.intensity_contrast);
+    }
+    std::cout << "wrote " << rep.output << " (" << rep.rows << " x " << rep.samples << "; azimuth: " << rep.layout
+              << ") in " << rep.timings.wall << " s (focus " << rep.timings.focus.total << " s)\n";
+  }
   if (print && !reports.empty() && reports.back().options.backend == Backend::cuda && leave_gpu_state_to_exit())
     (void)owned.release();  // the executable's exit frees it (main.cpp)
   return reports;

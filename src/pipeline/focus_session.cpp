@@ -439,6 +439,34 @@ FocusSession& FocusSession::operator=(FocusSession&&) noexcept = default;
 FocusSession::~FocusSession() = default;
 FocusReport FocusSession::focus(const FocusRequest& request) { return impl_->focus(request); }
 
+std::vector<FocusReport> FocusSession::focus_all(const std::vector<FocusRequest>& requests) {
+  std::vector<FocusReport> reports(requests.size());
+  const bool gpu = !requests.empty() && requests[0].options.backend != Backend::cpu && cuda_device_likely();
+  if (requests.size() < 2 || !gpu) {
+    for (std::size_t k = 0; k < requests.size(); ++k) reports[k] = impl_->focus(requests[k]);
+    return reports;
+  }
+  if (!second_) second_ = std::make_unique<Impl>();
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto lane = [&](Impl& impl) {
+    try {
+      for (std::size_t k; !failed && (k = next++) < requests.size();) reports[k] = impl.focus(requests[k]);
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
+  std::thread other([&] { lane(*second_); });
+  lane(*impl_);
+  other.join();
+  if (error) std::rethrow_exception(error);
+  return reports;
+}
+
 FocusReport focus_file(const FocusRequest& request) { return FocusSession{}.focus(request); }
 
 }  // namespace sarfuse

@@ -1,6 +1,7 @@
 // focus_file on the GPU: overlapped and sequential stages give the same product bit for bit (pinned
 // block buffers, the plan made while the first block is read); a session's second scene reuses the
-// plan and its pinned buffers; the product matches the CPU backend's within FP32 rounding.
+// plan and its pinned buffers; a batch (two scenes in flight) gives the same products; the product
+// matches the CPU backend's within FP32 rounding.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -50,6 +51,15 @@ TEST(CudaFocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   const FocusReport rc = session.focus(again);
   EXPECT_TRUE(rc.plan_reused);
   EXPECT_TRUE(test::file_bytes(again.output) == test::file_bytes(a.output));
+  // A batch: two scenes in flight at a time, each product the single run's, bit for bit.
+  std::vector<FocusRequest> batch;
+  for (int k = 0; k < 5; ++k) batch.push_back(request("batch" + std::to_string(k) + ".npy", Backend::cuda));
+  const std::vector<FocusReport> reports = session.focus_all(batch);
+  ASSERT_EQ(reports.size(), batch.size());
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    EXPECT_EQ(reports[k].output, batch[k].output);
+    EXPECT_TRUE(test::file_bytes(batch[k].output) == test::file_bytes(a.output)) << k;
+  }
   // Circular: one block, read while the plan is made.
   FocusRequest c = request("circular.npy", Backend::cuda), d = request("circular_seq.npy", Backend::cuda);
   c.block_lines = d.block_lines = 0;
