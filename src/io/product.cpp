@@ -1,4 +1,6 @@
-// Product writers: .npy, GeoTIFF (GDAL), HDF5 (see sarfuse/io.hpp).
+// Product writers: .npy, GeoTIFF (GDAL), HDF5 (see sarfuse/io.hpp). One writer class for the three
+// formats, since they share the row flow (detection, sample encoding, whole strips, writeback); each
+// format has its own open_/write_/close_ methods.
 #include <gdal.h>
 #include <cpl_conv.h>
 #include <cpl_string.h>
