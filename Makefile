@@ -14,7 +14,7 @@ FUZZ_RUNS ?= 6000
 FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-14-dev
 SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
                  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-                 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan_suppressions.txt
+                 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan_suppressions.txt:print_suppressions=0
 
 .PHONY: all deps fuzz-deps configure build demo test test-asan fuzz bench clean
 
