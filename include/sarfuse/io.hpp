@@ -55,6 +55,8 @@ struct QuicklookOptions {
   double incidence_deg = 35.0;     // for the ground range pixel
   std::size_t max_pixels = 2048;
 };
+// Throws Error naming the option when a value is out of range (before any work).
+void check_quicklook_options(const QuicklookOptions& options);
 // Built row by row from the product's rows (no second pass over the product).
 class Quicklook {
  public:

@@ -11,13 +11,17 @@
 
 namespace sarfuse {
 
-Quicklook::Quicklook(std::size_t lines, std::size_t samples, const QuicklookOptions& o, double azimuth_pixel_m,
-                     double range_pixel_m)
-    : o_(o), samples_(samples) {
+void check_quicklook_options(const QuicklookOptions& o) {
   if (o.scale == QuicklookOptions::Scale::db && !(o.dynamic_range_db > 0))
     throw Error("--png-range-db: expected a positive number of dB");
   if (!(o.clip_percentile > 0 && o.clip_percentile <= 100)) throw Error("--png-clip: expected a percentile in (0, 100]");
   if (!(o.incidence_deg > 0 && o.incidence_deg <= 90)) throw Error("--png-incidence: expected an angle in (0, 90] degrees");
+}
+
+Quicklook::Quicklook(std::size_t lines, std::size_t samples, const QuicklookOptions& o, double azimuth_pixel_m,
+                     double range_pixel_m)
+    : o_(o), samples_(samples) {
+  check_quicklook_options(o);
   // Looks for square ground pixels: the finer axis takes proportionally more looks.
   const double ground_range = range_pixel_m > 0 ? range_pixel_m / std::sin(o.incidence_deg * std::acos(-1.0) / 180) : 0;
   const double ratio = (azimuth_pixel_m > 0 && ground_range > 0) ? ground_range / azimuth_pixel_m : 1.0;  // az looks per rg look

@@ -107,7 +107,10 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
   rep.output = r.output;
   require_distinct_paths(r.input, r.output);
   check_product_path(r.output, r.product);
-  if (!r.png.empty()) check_output_path(r.png);
+  if (!r.png.empty()) {
+    check_output_path(r.png);
+    check_quicklook_options(r.quicklook);
+  }
   if (!r.report_path.empty()) check_output_path(r.report_path);
   if (r.circular && (r.block_lines || r.max_memory_bytes))
     throw Error("--block-lines and --max-memory apply to --azimuth linear");

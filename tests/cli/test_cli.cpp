@@ -691,4 +691,6 @@ TEST_F(Cli, UnwritableProductsFailCleanly) {
       EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << "temporary file left: " << e.path();
   }
   expect_failure("focus " + path("raw.npy") + base + "-o /proc/1/slc.npy", "cannot write '/proc/1/slc.npy'", "/proc/1/slc.npy");
+  expect_failure("focus " + path("raw.npy") + base + "-o " + path("q.npy") + " --png " + path("q.png") + " --png-clip 150",
+                 "--png-clip: expected a percentile in (0, 100]", path("q.npy"));
 }
