@@ -21,8 +21,12 @@ void FocusCommand::add_to(CLI::App* cmd) {
   cmd->add_option("--format", format, "with --output-dir: npy, tif or h5")->capture_default_str();
   cmd->add_option("--var", var, "variable name in a .mat file");
   cmd->add_option("--doppler-centroid", doppler, "absolute Doppler centroid (Hz), overriding the parameters file");
-  cmd->add_option("--doppler", doppler_mode, "auto: estimate the Doppler centroid from the data (ACCC + MLCC)");
+  cmd->add_option("--doppler", doppler_mode, "auto: estimate the Doppler centroid from the data (ACCC; ambiguity by MLCC, MLBF and, when unsure, the sharpest patch focus)");
   cmd->add_option("--doppler-ambiguity", doppler_ambiguity, "with --doppler auto: force the ambiguity number");
+  cmd->add_option("--doppler-check", doppler_check,
+                  "with --doppler auto: focus a patch per candidate ambiguity and keep the sharpest: auto (when the "
+                  "estimators disagree or are unsure), always or never")
+      ->capture_default_str();
   cmd->add_option("--detect", detect, "none (complex SLC), amplitude, intensity or db")->capture_default_str();
   cmd->add_option("--multilook", multilook, "looks AZxRG for detected products, e.g. 4x1")->capture_default_str();
   cmd->add_option("--sample-format", sample_format, "complex64, complex32 (IEEE half pairs) or cint16 (scaled)")
@@ -65,8 +69,11 @@ std::vector<FocusRequest> FocusCommand::requests() const {
     if (doppler) throw Error("--doppler auto and --doppler-centroid exclude each other");
     q.doppler = DopplerOptions{};
     q.doppler->ambiguity = doppler_ambiguity;
+    q.doppler->check = parse_doppler_check(doppler_check);
   } else if (doppler_ambiguity) {
     throw Error("--doppler-ambiguity applies with --doppler auto");
+  } else if (doppler_check != "auto") {
+    throw Error("--doppler-check applies with --doppler auto");
   }
   ProductOptions& product = q.product;
   product.detect = parse_detection(detect);
@@ -134,8 +141,9 @@ std::vector<FocusReport> FocusCommand::run(bool print) const {
     if (rep.doppler) {
       if (!q.report_path.empty()) std::cout << format_doppler_table(*rep.doppler);
       std::cerr << "sarfuse: Doppler centroid estimated: " << rep.doppler->centroid_hz << " Hz (ambiguity "
-                << rep.doppler->ambiguity << " from " << rep.doppler->ambiguity_source
-                << "; parameters file: " << q.radar.doppler_centroid_hz << " Hz)\n";
+                << rep.doppler->ambiguity << " from " << rep.doppler->ambiguity_source << ", confidence "
+                << rep.doppler->confidence << "; parameters file: " << q.radar.doppler_centroid_hz << " Hz)\n";
+      if (rep.doppler->low_confidence()) std::cerr << "sarfuse: warning: " << rep.doppler->warning() << "\n";
     }
     if (!rep.notes.empty()) std::cerr << "sarfuse: note: " << rep.notes;
     if (!q.report_path.empty()) {

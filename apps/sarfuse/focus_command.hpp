@@ -24,6 +24,7 @@ struct FocusCommand {
   std::size_t gain_first_line = 1;
   bool dc_offset = false, iq_balance = false, range_spreading = false, no_overlap = false;
   std::optional<int> doppler_ambiguity;
+  std::string doppler_check = "auto";
   FocusArgs args;
 
   void add_to(CLI::App* cmd);

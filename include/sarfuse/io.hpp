@@ -89,6 +89,10 @@ std::string read_text_file(const std::string& path);
 std::string product_sidecar_json(const RadarParams& radar, const FocusOptions& options,
                                  const ProductGeometry& geometry, std::size_t lines, std::size_t samples,
                                  const std::string& input);
+// The sidecar JSON with the Doppler estimate the product was focused with (doppler_to_json) added
+// under processing.doppler_estimate.
+struct DopplerEstimate;
+std::string with_doppler_estimate(const std::string& sidecar_json, const DopplerEstimate& estimate);
 // eta_first of a product, read from its sidecar when it exists.
 std::optional<double> read_sidecar_eta_first(const std::string& product_path);
 

@@ -52,6 +52,9 @@ struct SceneParams {
   std::optional<double> snr_db;      // absent: no noise
   std::uint64_t seed = 1;
   std::optional<double> aperture_s;  // uniform illumination of this length instead of the antenna pattern
+  // Distributed clutter: a complex Gaussian reflectivity in every cell of the line x sample grid, of
+  // this mean intensity (dB) relative to a unit-amplitude target. Absent: none.
+  std::optional<double> clutter_db;
   std::vector<Target> targets;
 };
 

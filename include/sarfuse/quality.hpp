@@ -53,6 +53,8 @@ double noise_power(const ComplexImage& slc, const std::vector<TargetQuality>& pe
 double relative_l2(const ComplexImage& a, const ComplexImage& b);
 // std/mean of |x|^2: a focus sharpness measure.
 double intensity_contrast(const ComplexImage& img);
+// The same over columns [first_column, last_column) (all columns when the range is empty).
+double intensity_contrast(const ComplexImage& img, std::size_t first_column, std::size_t last_column);
 
 std::string format_quality_table(const std::vector<TargetQuality>& q);
 std::string quality_to_json(const std::vector<TargetQuality>& q, int indent = 2);

@@ -224,12 +224,19 @@ def analyze(slc: _np.ndarray, params: RadarParams, targets=None, peaks: int = 5,
     return _json.loads(_sarfuse._analyze(a, params, scene, int(peaks), eta))["targets"]
 
 
-def estimate_doppler(raw, params: RadarParams, range_blocks: int = 16, degree: int = 1, ambiguity: int | None = None):
-    """Doppler centroid of raw data: ACCC fraction per range block, polynomial in range, ambiguity by MLCC
-    (or `ambiguity` forced). Returns a dict: centroid_hz (absolute, mid-swath), fractional_hz,
-    ambiguity, ambiguity_source, mlcc_centroid_hz, polynomial, blocks."""
+def estimate_doppler(raw, params: RadarParams, range_blocks: int = 16, degree: int = 1, ambiguity: int | None = None,
+                     check: str = "auto", azimuth: str = "linear"):
+    """Doppler centroid of raw data, as `sarfuse doppler`: ACCC fraction per range block, polynomial in
+    range; ambiguity by MLCC and MLBF and, where they disagree or are unsure (check="auto"; or "always",
+    "never"), by the sharpest focus of a patch per candidate (focused with `azimuth` processing, "linear"
+    or "circular"); or `ambiguity` forced. Returns a dict: centroid_hz (absolute, mid-swath),
+    fractional_hz, ambiguity, ambiguity_source, confidence, low_confidence, candidates (with their
+    sharpness), mlcc_/mlbf_centroid_hz and their sigmas, polynomial, blocks."""
     _check_params(params)
-    return _json.loads(_sarfuse._estimate_doppler(params, _raw_array(raw), int(range_blocks), int(degree), ambiguity))
+    if azimuth not in ("linear", "circular"):
+        raise ValueError(f"estimate_doppler: azimuth must be 'linear' or 'circular' (got {azimuth!r})")
+    return _json.loads(_sarfuse._estimate_doppler(params, _raw_array(raw), int(range_blocks), int(degree), ambiguity,
+                                                  str(check), azimuth == "circular"))
 
 
 def focus_file(raw, params, output=None, **options):

@@ -261,13 +261,15 @@ PYBIND11_MODULE(_sarfuse, m) {
     return quality_to_json(q, -1);
   });
   m.def("_estimate_doppler", [](const RadarParams& r, const py::array& raw, int blocks, int degree,
-                                std::optional<int> ambiguity) {
+                                std::optional<int> ambiguity, const std::string& check, bool circular) {
     py::buffer_info info;
     const RawView v = raw_view(raw, info);
     DopplerOptions o;
     o.range_blocks = blocks;
     o.poly_degree = degree;
     o.ambiguity = ambiguity;
+    o.check = parse_doppler_check(check);
+    o.circular = circular;
     DopplerEstimate e;
     {
       py::gil_scoped_release unlocked;

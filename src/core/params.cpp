@@ -94,6 +94,10 @@ void validate(const SceneParams& s, const RadarParams& r, const std::string& src
   else if (!(r.antenna_length_m > 0))
     fail(src, "radar.antenna_length_m", "must be > 0 to simulate the antenna pattern (or give scene.aperture_s)");
   validate_shape(r, s.azimuth_lines, s.range_samples, src);
+  if (s.clutter_db) {
+    require(*s.clutter_db >= -200 && *s.clutter_db <= 100, src, "scene.clutter_db", "in [-200, 100]", *s.clutter_db);
+    if (s.aperture_s) fail(src, "scene.clutter_db", "needs the antenna pattern (not scene.aperture_s)");
+  }
   for (std::size_t i = 0; i < s.targets.size(); ++i) {
     const std::string t = "scene.targets[" + std::to_string(i) + "]";
     require(s.targets[i].range_m > 0, src, t + ".range_m", "> 0", s.targets[i].range_m);
@@ -165,6 +169,8 @@ ParamsFile parse_params(const std::string& text, const std::string& source) {
     s.seed = static_cast<std::uint64_t>(seed);
     if (js.contains("aperture_s") && !js.at("aperture_s").is_null())
       s.aperture_s = get_number(js, "scene", "aperture_s", source);
+    if (js.contains("clutter_db") && !js.at("clutter_db").is_null())
+      s.clutter_db = get_number(js, "scene", "clutter_db", source);
     if (js.contains("targets")) {
       if (!js.at("targets").is_array()) fail(source, "scene.targets", "expected an array of targets");
       for (std::size_t i = 0; i < js.at("targets").size(); ++i) {
@@ -208,6 +214,7 @@ std::string to_json_text(const ParamsFile& p, int indent) {
     json js = {{"azimuth_lines", s.azimuth_lines}, {"range_samples", s.range_samples}, {"seed", s.seed}};
     if (s.snr_db) js["snr_db"] = *s.snr_db;
     if (s.aperture_s) js["aperture_s"] = *s.aperture_s;
+    if (s.clutter_db) js["clutter_db"] = *s.clutter_db;
     js["targets"] = json::array();
     for (const Target& t : s.targets)
       js["targets"].push_back({{"range_m", t.range_m}, {"azimuth_time_s", t.azimuth_time_s},

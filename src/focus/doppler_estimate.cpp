@@ -1,30 +1,27 @@
 // Doppler centroid estimation (see sarfuse/doppler.hpp for the method).
-#include <omp.h>
-
 #include <algorithm>
+#include <chrono>
 #include <cmath>
-#include <complex>
-#include <cstdio>
-#include <nlohmann/json.hpp>
-#include <sstream>
+#include <set>
 #include <vector>
 
-#include "core/fft.hpp"
-#include "core/filters.hpp"
-#include "core/raw_rows.hpp"
-#include "core/threads.hpp"
+#include "focus/doppler_parts.hpp"
 #include "sarfuse/doppler.hpp"
 #include "sarfuse/error.hpp"
-#include "sarfuse/interrupt.hpp"
-#include "sarfuse/plan.hpp"
 
 namespace sarfuse {
 
 namespace {
 
-using cf = std::complex<float>;
-using cd = std::complex<double>;
+using doppler::cd;
+using doppler::Correlations;
+using doppler::Sums;
 
+constexpr double kSureRounding = 0.99;     // probability of the right ambiguity to skip the check
+constexpr double kSureFraction = 0.01;     // fraction's standard error (x PRF) to skip the check
+constexpr double kDecisiveMargin = 0.10;   // sharpness margin counted as certain
+constexpr double kRefineSpan = 0.15;       // refinement window, +- x PRF
+constexpr int kRefineSteps = 7;            // golden-section steps (window / 1.618^7 ~ 0.01 PRF)
 
 // Least-squares polynomial (weighted) in x; returns coefficients, lowest order first.
 std::vector<double> fit_poly(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& w,
@@ -64,6 +61,68 @@ std::vector<double> fit_poly(const std::vector<double>& x, const std::vector<dou
   return coef;
 }
 
+
+struct Fraction {
+  std::vector<double> poly, block_hz, coherence;
+};
+
+// The ACCC fraction per block and its polynomial in range. Each block is unwrapped to lie within
+// PRF/2 of the scene's (the phase of the summed correlation): noise-only blocks have random phases,
+// and unwrapping block to block would carry their jumps into the blocks that hold signal. Weights:
+// coherence^2 / (1 - coherence^2), the inverse of the phase variance of a correlation (up to the
+// number of samples, the same for every block).
+Fraction fit_fraction(const Correlations& c, const Sums& s, double prf, double range_ref, double range_scale, int degree) {
+  const int nb = static_cast<int>(s.block_accc.size());
+  cd total = 0;
+  for (const cd& a : s.block_accc) total += a;
+  const double scene = std::arg(total) / (2 * M_PI) * prf;
+  Fraction f;
+  std::vector<double> x, w;
+  for (int b = 0; b < nb; ++b) {
+    double hz = std::arg(s.block_accc[b]) / (2 * M_PI) * prf;
+    hz += prf * std::round((scene - hz) / prf);
+    const double g = s.block_power[b] > 0 ? std::min(1.0, std::abs(s.block_accc[b]) / s.block_power[b]) : 0;
+    f.block_hz.push_back(hz);
+    f.coherence.push_back(g);
+    x.push_back((c.block_range_m[b] - range_ref) / range_scale);
+    w.push_back(g * g / (1 - g * g + 1e-9) + 1e-12);
+  }
+  f.poly = fit_poly(x, f.block_hz, w, degree);
+  return f;
+}
+
+double mlcc_hz(const Correlations& c, const Sums& s, const RadarParams& r) {
+  return std::arg(s.upper * std::conj(s.lower)) / (2 * M_PI) * r.prf_hz * r.carrier_frequency_hz / c.look_separation_hz;
+}
+
+double mlbf_hz(const Correlations& c, const Sums& s, const RadarParams& r) {
+  return std::arg(s.beat) / (2 * M_PI * c.lag) * r.prf_hz * r.carrier_frequency_hz / c.look_separation_hz;
+}
+
+// Jackknife standard error over the line groups of an estimate that wraps with `period`.
+template <class Estimate>
+double jackknife_sigma(const Correlations& c, double full, double period, Estimate estimate) {
+  const std::size_t g = c.groups.size();
+  std::vector<double> v;
+  for (const Sums& group : c.groups) {
+    Sums rest = c.total;
+    rest -= group;
+    v.push_back(full + std::remainder(estimate(rest) - full, period));
+  }
+  double mean = 0, var = 0;
+  for (double x : v) mean += x / static_cast<double>(g);
+  for (double x : v) var += (x - mean) * (x - mean);
+  return std::sqrt(var * static_cast<double>(g - 1) / static_cast<double>(g));
+}
+
+// Probability that a value estimated as x (in PRFs) with standard error sigma rounds to round(x).
+double rounding_probability(double x, double sigma) {
+  const double k = std::round(x);
+  if (sigma <= 0) return 1;
+  auto phi = [](double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); };
+  return phi((k + 0.5 - x) / sigma) - phi((k - 0.5 - x) / sigma);
+}
+
 }  // namespace
 
 RadarParams DopplerEstimate::applied_to(RadarParams radar) const {
@@ -95,169 +154,108 @@ DopplerEstimate estimate_doppler(const RadarParams& radar, const RawView& raw, c
     throw Error("Doppler estimation: range blocks must be in [1, " + std::to_string(raw.samples) + "]");
   if (o.poly_degree < 0 || o.poly_degree > 3 || o.poly_degree >= o.range_blocks)
     throw Error("Doppler estimation: polynomial degree must be in [0, 3] and below the number of range blocks");
-  const std::size_t na = raw.lines, nr = raw.samples;
-  const std::size_t nfft = fft_friendly_size(nr + static_cast<std::size_t>(radar.replica_length()) - 1);
-  const auto h = core::range_matched_filter(radar, nfft, Window{});
-  std::vector<cf> hf(nfft);
-  for (std::size_t m = 0; m < nfft; ++m) hf[m] = cf(h[m]);
-  // Range looks: the lower and the upper half of the chirp band (baseband frequencies < 0 and >= 0).
-  const double fs = radar.range_sampling_rate_hz, band = radar.chirp_bandwidth_hz();
-  std::vector<unsigned char> upper(nfft), lower(nfft);
-  for (std::size_t m = 0; m < nfft; ++m) {
-    const double f = (m < (nfft + 1) / 2 ? static_cast<double>(m) : static_cast<double>(m) - nfft) * fs / nfft;
-    upper[m] = f >= 0 && f < band / 2;
-    lower[m] = f < 0 && f >= -band / 2;
-  }
-  const int threads = core::resolve_threads(o.threads);
-  const int nb = o.range_blocks;
-  auto block_of = [&](std::size_t j) { return static_cast<int>(j * nb / nr); };
-
-  std::vector<cf> probe(nfft);
-  const core::FftShape one{static_cast<int>(nfft), 1, 1, static_cast<int>(nfft)};
-  const core::FftPlan<float> fwd(one, core::FftDirection::forward, probe.data(), probe.data(), FftPlanning::estimate);
-  const core::FftPlan<float> inv(one, core::FftDirection::inverse, probe.data(), probe.data(), FftPlanning::estimate);
-
-  // Per thread: the correlations of the full band per block, of each look (all blocks), and power.
-  struct Acc {
-    std::vector<cd> full;
-    std::vector<double> power;
-    cd hi{0, 0}, lo{0, 0};
-  };
-  std::vector<Acc> acc(static_cast<std::size_t>(threads), Acc{std::vector<cd>(nb), std::vector<double>(nb), {}, {}});
-#pragma omp parallel num_threads(threads)
-  {
-    Acc& a = acc[static_cast<std::size_t>(omp_get_thread_num())];
-    std::vector<cf> spec(nfft), cur[3], prev[3];
-    for (auto& v : cur) v.resize(nfft);
-    for (auto& v : prev) v.resize(nfft);
-    bool have_prev = false;
-    std::size_t last = 0;
-#pragma omp for schedule(static)
-    for (std::size_t i = 0; i < na; ++i) {
-      if (interrupted()) continue;
-      if (have_prev && i != last + 1) have_prev = false;
-      // Range compression of a line: full band and both looks.
-      auto compress = [&](std::size_t line, std::vector<cf> (&out)[3]) {
-        std::fill(spec.begin(), spec.end(), cf(0));
-        core::convert_row<float>(raw, line, spec.data());
-        fwd.execute(spec.data(), spec.data());
-        for (std::size_t m = 0; m < nfft; ++m) {
-          const cf x = spec[m] * hf[m];
-          out[0][m] = x;
-          out[1][m] = upper[m] ? x : cf(0);
-          out[2][m] = lower[m] ? x : cf(0);
-        }
-        for (auto& v : out) inv.execute(v.data(), v.data());
-      };
-      compress(i, cur);
-      if (!have_prev && i > 0) {  // the line before this thread's first: compute it too
-        compress(i - 1, prev);
-        have_prev = true;
-      }
-      if (have_prev) {
-        for (std::size_t j = 0; j < nr; ++j) {
-          const int b = block_of(j);
-          a.full[b] += cd(cur[0][j]) * std::conj(cd(prev[0][j]));
-          a.power[b] += 0.5 * (std::norm(cd(cur[0][j])) + std::norm(cd(prev[0][j])));
-          a.hi += cd(cur[1][j]) * std::conj(cd(prev[1][j]));
-          a.lo += cd(cur[2][j]) * std::conj(cd(prev[2][j]));
-        }
-      }
-      for (int k = 0; k < 3; ++k) std::swap(cur[k], prev[k]);
-      have_prev = true;
-      last = i;
-    }
-  }
-  throw_if_interrupted();
-  std::vector<cd> full(nb, 0.0);
-  std::vector<double> power(nb, 0.0);
-  cd hi = 0, lo = 0;
-  for (const Acc& a : acc) {
-    for (int b = 0; b < nb; ++b) {
-      full[b] += a.full[b];
-      power[b] += a.power[b];
-    }
-    hi += a.hi;
-    lo += a.lo;
-  }
-
-  const double prf = radar.prf_hz, two_pi = 2 * M_PI;
+  if (raw.lines < 8) throw Error("Doppler estimation: at least 8 lines needed (got " + std::to_string(raw.lines) + ")");
+  const Correlations c = doppler::measure_correlations(radar, raw, o);
+  const double prf = radar.prf_hz;
   DopplerEstimate e;
-  std::vector<double> x, y, w;
-  // Each block's fraction is unwrapped to lie within PRF/2 of the scene's (the phase of the summed
-  // correlation): noise-only blocks have random phases, and unwrapping block to block would carry
-  // their jumps into the blocks that hold signal.
-  cd total = 0;
-  for (const cd& c : full) total += c;
-  const double scene_fraction = std::arg(total) / two_pi * prf;
-  for (int b = 0; b < nb; ++b) {
-    const std::size_t j0 = static_cast<std::size_t>(b) * nr / nb, j1 = static_cast<std::size_t>(b + 1) * nr / nb;
-    DopplerEstimate::Block blk;
-    blk.range_m = radar.range_of_column(0.5 * (static_cast<double>(j0) + static_cast<double>(j1) - 1));
-    double f = std::arg(full[b]) / two_pi * prf;
-    f += prf * std::round((scene_fraction - f) / prf);
-    blk.fractional_hz = f;
-    blk.coherence = power[b] > 0 ? std::abs(full[b]) / power[b] : 0;
-    e.blocks.push_back(blk);
-  }
-  e.range_ref_m = radar.range_of_column(0.5 * (static_cast<double>(nr) - 1));
-  e.range_scale_m = std::max(1.0, 0.5 * static_cast<double>(nr) * radar.range_spacing_m());
-  // Weights: the correlation magnitude (signal energy that agrees from line to line).
-  for (int b = 0; b < nb; ++b) {
-    x.push_back((e.blocks[b].range_m - e.range_ref_m) / e.range_scale_m);
-    y.push_back(e.blocks[b].fractional_hz);
-    w.push_back(std::abs(full[b]) + 1e-300);
-  }
-  e.poly = fit_poly(x, y, w, o.poly_degree);
-  const double frac_mid = e.poly[0];
-  // MLCC: the looks are centred B/4 above and below the carrier, B/2 apart.
-  const double dphi = std::arg(hi * std::conj(lo));
-  e.mlcc_centroid_hz = dphi / two_pi * prf * radar.carrier_frequency_hz / (band / 2);
+  e.range_ref_m = radar.range_of_column(0.5 * (static_cast<double>(raw.samples) - 1));
+  e.range_scale_m = std::max(1.0, 0.5 * static_cast<double>(raw.samples) * radar.range_spacing_m());
+  const Fraction f = fit_fraction(c, c.total, prf, e.range_ref_m, e.range_scale_m, o.poly_degree);
+  e.poly = f.poly;
+  for (std::size_t b = 0; b < f.block_hz.size(); ++b) e.blocks.push_back({c.block_range_m[b], f.block_hz[b], f.coherence[b]});
+  e.accc_fractional_hz = e.poly[0];
+  e.fractional_sigma_hz = jackknife_sigma(c, e.poly[0], prf, [&](const Sums& s) {
+    return fit_fraction(c, s, prf, e.range_ref_m, e.range_scale_m, o.poly_degree).poly[0];
+  });
+  const double per_radian = radar.carrier_frequency_hz / c.look_separation_hz * prf;
+  e.mlcc_centroid_hz = mlcc_hz(c, c.total, radar);
+  e.mlcc_sigma_hz = jackknife_sigma(c, e.mlcc_centroid_hz, per_radian, [&](const Sums& s) { return mlcc_hz(c, s, radar); });
+  e.mlbf_lag = c.lag;
+  e.mlbf_centroid_hz = mlbf_hz(c, c.total, radar);
+  e.mlbf_sigma_hz = jackknife_sigma(c, e.mlbf_centroid_hz, per_radian / c.lag, [&](const Sums& s) { return mlbf_hz(c, s, radar); });
+
+  const double frac = e.poly[0];
+  auto vote = [&](double absolute, double sigma) {
+    const double x = (absolute - frac) / prf;
+    return std::pair<int, double>{static_cast<int>(std::lround(x)),
+                                  rounding_probability(x, std::hypot(sigma, e.fractional_sigma_hz) / prf)};
+  };
+  const auto [k_mlcc, p_mlcc] = vote(e.mlcc_centroid_hz, e.mlcc_sigma_hz);
+  const auto [k_mlbf, p_mlbf] = vote(e.mlbf_centroid_hz, e.mlbf_sigma_hz);
+  const bool agree = k_mlcc == k_mlbf;
+  const bool sure = agree && std::min(p_mlcc, p_mlbf) >= kSureRounding && e.fractional_sigma_hz <= kSureFraction * prf;
   if (o.ambiguity) {
     e.ambiguity = *o.ambiguity;
     e.ambiguity_source = "forced";
+    e.confidence = 1;
+  } else if (o.check == DopplerCheck::never || (o.check == DopplerCheck::when_unsure && sure)) {
+    e.ambiguity = agree || p_mlcc >= p_mlbf ? k_mlcc : k_mlbf;
+    e.ambiguity_source = agree ? "mlcc+mlbf" : (p_mlcc >= p_mlbf ? "mlcc" : "mlbf");
+    e.confidence = agree ? std::min(p_mlcc, p_mlbf) : 0.0;
   } else {
-    e.ambiguity = static_cast<int>(std::lround((e.mlcc_centroid_hz - frac_mid) / prf));
-    e.ambiguity_source = "mlcc";
+    const auto t0 = std::chrono::steady_clock::now();
+    const doppler::Patch patch = doppler::choose_patch(radar, raw, c, o);
+    e.patch.first_line = patch.first_line;
+    e.patch.lines = patch.raw.lines();
+    e.patch.first_column = patch.first_column;
+    e.patch.columns = patch.raw.samples();
+    auto sharpness = [&](double fraction, int k) {
+      DopplerEstimate trial = e;
+      trial.poly[0] = fraction + k * prf;
+      ++e.patch.focuses;
+      return doppler::patch_sharpness(patch, trial.applied_to(radar), o);
+    };
+    std::set<int> ks;
+    for (int k : {k_mlcc, k_mlbf})
+      for (int d = -1; d <= 1; ++d) ks.insert(k + d);
+    for (int k : ks) {
+      std::string by = k == k_mlcc && k == k_mlbf ? "mlcc+mlbf" : k == k_mlcc ? "mlcc" : k == k_mlbf ? "mlbf" : "neighbour";
+      e.candidates.push_back({k, frac + k * prf, sharpness(frac, k), by});
+    }
+    std::sort(e.candidates.begin(), e.candidates.end(),
+              [](const auto& a, const auto& b) { return a.sharpness > b.sharpness; });
+    const auto& best = e.candidates[0];
+    e.ambiguity = best.ambiguity;
+    e.ambiguity_source = "sharpness";
+    const double margin = e.candidates.size() > 1 && e.candidates[1].sharpness > 0
+                              ? best.sharpness / e.candidates[1].sharpness - 1
+                              : 1.0;
+    e.confidence = std::clamp(margin / kDecisiveMargin, 0.0, 1.0);
+    // The fraction refined to the sharpest (golden section; the best point seen is kept).
+    double lo = frac - kRefineSpan * prf, hi = frac + kRefineSpan * prf;
+    const double ratio = 0.5 * (std::sqrt(5.0) - 1);
+    double best_f = frac, best_s = best.sharpness;
+    double x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo);
+    double s1 = sharpness(x1, e.ambiguity), s2 = sharpness(x2, e.ambiguity);
+    for (int step = 0;; ++step) {
+      for (auto [x, s] : {std::pair{x1, s1}, std::pair{x2, s2}})
+        if (s > best_s) {
+          best_s = s;
+          best_f = x;
+        }
+      if (step == kRefineSteps) break;
+      if (s1 >= s2) {
+        hi = x2;
+        x2 = x1;
+        s2 = s1;
+        x1 = hi - ratio * (hi - lo);
+        s1 = sharpness(x1, e.ambiguity);
+      } else {
+        lo = x1;
+        x1 = x2;
+        s1 = s2;
+        x2 = lo + ratio * (hi - lo);
+        s2 = sharpness(x2, e.ambiguity);
+      }
+    }
+    e.refined = best_f != frac;
+    e.poly[0] = best_f;
+    e.patch.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   e.poly[0] += e.ambiguity * prf;
   e.centroid_hz = e.poly[0];
   e.fractional_hz = e.centroid_hz - prf * std::floor(e.centroid_hz / prf + 0.5);
   return e;
-}
-
-std::string doppler_to_json(const DopplerEstimate& e, int indent) {
-  nlohmann::json j;
-  j["centroid_hz"] = e.centroid_hz;
-  j["fractional_hz"] = e.fractional_hz;
-  j["ambiguity"] = e.ambiguity;
-  j["ambiguity_source"] = e.ambiguity_source;
-  j["mlcc_centroid_hz"] = e.mlcc_centroid_hz;
-  j["polynomial"] = {{"coefficients_hz", e.poly}, {"range_ref_m", e.range_ref_m}, {"range_scale_m", e.range_scale_m},
-                     {"form", "sum_i c_i ((r - range_ref_m) / range_scale_m)^i"}};
-  nlohmann::json blocks = nlohmann::json::array();
-  for (const auto& b : e.blocks)
-    blocks.push_back({{"range_m", b.range_m}, {"fractional_hz", b.fractional_hz}, {"coherence", b.coherence},
-                      {"fitted_hz", e.at_range(b.range_m)}});
-  j["blocks"] = blocks;
-  return j.dump(indent);
-}
-
-std::string format_doppler_table(const DopplerEstimate& e) {
-  std::ostringstream s;
-  char line[256];
-  std::snprintf(line, sizeof line, "%12s %14s %10s %14s\n", "range_m", "ACCC_frac_Hz", "coherence", "fitted_abs_Hz");
-  s << line;
-  for (const auto& b : e.blocks) {
-    std::snprintf(line, sizeof line, "%12.1f %14.2f %10.3f %14.2f\n", b.range_m, b.fractional_hz, b.coherence,
-                  e.at_range(b.range_m));
-    s << line;
-  }
-  std::snprintf(line, sizeof line,
-                "Doppler centroid at mid-swath: %.2f Hz (fraction %.2f Hz, ambiguity %d from %s; MLCC estimate %.1f Hz)\n",
-                e.centroid_hz, e.fractional_hz, e.ambiguity, e.ambiguity_source.c_str(), e.mlcc_centroid_hz);
-  s << line;
-  return s.str();
 }
 
 }  // namespace sarfuse

@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "sarfuse/doppler.hpp"
 #include "sarfuse/io.hpp"
 
 namespace sarfuse {
@@ -37,6 +38,14 @@ std::string product_sidecar_json(const RadarParams& r, const FocusOptions& o, co
                      {"src", g.src_applied},
                      {"azimuth_processing", g.azimuth_processing},
                      {"threads", o.threads}};
+  return j.dump(2) + "\n";
+}
+
+std::string with_doppler_estimate(const std::string& sidecar_json, const DopplerEstimate& e) {
+  auto j = nlohmann::json::parse(sidecar_json);
+  auto d = nlohmann::json::parse(doppler_to_json(e));
+  d.erase("blocks");  // the per-block table stays in the report
+  j["processing"]["doppler_estimate"] = d;
   return j.dump(2) + "\n";
 }
 

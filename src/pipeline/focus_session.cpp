@@ -164,6 +164,8 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
     }
     DopplerOptions d = *r.doppler;
     d.threads = r.options.threads;
+    d.focus = r.options;  // the check's patches focused as the product will be
+    d.circular = r.circular;
     rep.doppler = estimate_doppler(radar, view_of(window), d);
     rep.doppler_lines = {first, first + n};
     tm.doppler_estimation = since(t);
@@ -303,8 +305,8 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
       }
       rep.options = plan_->options();
       rep.notes = plan_->notes();
-      const std::string sidecar =
-          product_sidecar_json(radar, rep.options, rep.geometry, rep.rows, samples, r.input);
+      std::string sidecar = product_sidecar_json(radar, rep.options, rep.geometry, rep.rows, samples, r.input);
+      if (rep.doppler) sidecar = with_doppler_estimate(sidecar, *rep.doppler);
       writer.emplace(r.output, rep.rows, samples, r.product, sidecar);
       if (!r.png.empty())
         quicklook.emplace(rep.rows, samples, r.quicklook, radar.effective_velocity_m_s / radar.prf_hz,

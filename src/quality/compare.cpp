@@ -18,14 +18,22 @@ double relative_l2(const ComplexImage& a, const ComplexImage& b) {
   return den > 0 ? std::sqrt(num / den) : std::sqrt(num);
 }
 
-double intensity_contrast(const ComplexImage& img) {
-  double s = 0, s2 = 0;
-  for (std::size_t k = 0; k < img.size(); ++k) {
-    const double p = std::norm(std::complex<double>(img.data()[k]));
-    s += p;
-    s2 += p * p;
+double intensity_contrast(const ComplexImage& img) { return intensity_contrast(img, 0, img.samples()); }
+
+double intensity_contrast(const ComplexImage& img, std::size_t first_column, std::size_t last_column) {
+  if (first_column >= last_column || last_column > img.samples()) {
+    first_column = 0;
+    last_column = img.samples();
   }
-  const double n = static_cast<double>(img.size());
+  double s = 0, s2 = 0;
+  for (std::size_t i = 0; i < img.lines(); ++i)
+    for (std::size_t j = first_column; j < last_column; ++j) {
+      const double p = std::norm(std::complex<double>(img(i, j)));
+      s += p;
+      s2 += p * p;
+    }
+  const double n = static_cast<double>(img.lines() * (last_column - first_column));
+  if (n == 0 || s == 0) return 0;
   const double mean = s / n;
   return std::sqrt(std::max(0.0, s2 / n - mean * mean)) / mean;
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/fft.hpp"
 #include "core/threads.hpp"
 #include "sarfuse/error.hpp"
 
@@ -36,6 +37,73 @@ inline std::complex<double> gaussian(std::uint64_t seed, std::uint64_t index) {
 }
 
 inline double sinc(double x) { return x == 0 ? 1.0 : std::sin(M_PI * x) / (M_PI * x); }
+
+// Distributed clutter added to `raw`: a complex Gaussian reflectivity per grid cell (line i at
+// zero-Doppler time (i - lines/2) / PRF, column j at range_of_column(j)) convolved with the point
+// response in the two-dimensional frequency domain, where the response is known in closed form
+// (stationary phase, the omega-k spectrum): range chirp spectrum x antenna pattern at the absolute
+// Doppler (all ambiguities, so the azimuth spectrum aliases as the radar's does) x the range-Doppler
+// phase of mid-swath range. The range migration is thereby that of mid-swath at every range: exact
+// for narrow swaths, and the circular convolution of a stationary reflectivity is itself stationary,
+// so no padding is needed.
+void add_clutter(const RadarParams& radar, const SceneParams& scene, ComplexImage& raw, int threads) {
+  const std::size_t na = raw.lines(), nr = raw.samples();
+  using cd = std::complex<double>;
+  std::vector<cd> s(na * nr);
+  const double amplitude = std::pow(10.0, *scene.clutter_db / 20.0);
+  const std::uint64_t seed = splitmix64(scene.seed ^ 0xC1077E5ull);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::size_t k = 0; k < na * nr; ++k) s[k] = gaussian(seed, k) * amplitude;
+  const core::FftShape rows{static_cast<int>(nr), static_cast<int>(na), 1, static_cast<int>(nr)};
+  const core::FftShape cols{static_cast<int>(na), static_cast<int>(nr), static_cast<int>(nr), 1};
+  using Plan = core::FftPlan<double>;
+  const Plan row_f(rows, core::FftDirection::forward, s.data(), s.data(), FftPlanning::estimate, threads);
+  const Plan col_f(cols, core::FftDirection::forward, s.data(), s.data(), FftPlanning::estimate, threads);
+  const Plan row_i(rows, core::FftDirection::inverse, s.data(), s.data(), FftPlanning::estimate, threads);
+  const Plan col_i(cols, core::FftDirection::inverse, s.data(), s.data(), FftPlanning::estimate, threads);
+  row_f.execute(s.data(), s.data());
+  col_f.execute(s.data(), s.data());
+
+  const double fs = radar.range_sampling_rate_hz, prf = radar.prf_hz, v = radar.effective_velocity_m_s;
+  const double f0 = radar.carrier_frequency_hz, kr = radar.chirp_rate_hz_per_s;
+  const double band = radar.chirp_bandwidth_hz(), lambda = radar.wavelength_m();
+  const double r_ref = radar.range_of_column(0.5 * static_cast<double>(nr));
+  RadarParams beam = radar;  // the antenna pattern at mid-swath's centroid
+  beam.doppler_centroid_hz = radar.doppler_centroid_at(r_ref);
+  beam.doppler_centroid_range_coefficients.clear();
+  const double ka = 2.0 * v * v / (lambda * r_ref);
+  // |DFT| of a unit chirp of rate K sampled at fs is fs / sqrt(|K|) over its band (Parseval).
+  const double scale = fs / std::sqrt(std::abs(kr)) * prf / std::sqrt(ka) / static_cast<double>(na * nr);
+  const int reach = static_cast<int>(std::ceil(2.0 * v / radar.antenna_length_m / prf)) + 1;
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::size_t n = 0; n < na; ++n) {
+    const double fa = (n < (na + 1) / 2 ? static_cast<double>(n) : static_cast<double>(n) - static_cast<double>(na)) *
+                      prf / static_cast<double>(na);
+    const long m0 = std::lround((beam.doppler_centroid_hz - fa) / prf);
+    for (std::size_t m = 0; m < nr; ++m) {
+      const double fr =
+          (m < (nr + 1) / 2 ? static_cast<double>(m) : static_cast<double>(m) - static_cast<double>(nr)) * fs /
+          static_cast<double>(nr);
+      cd h = 0;
+      if (std::abs(fr) <= 0.5 * band) {
+        for (long q = m0 - reach; q <= m0 + reach; ++q) {
+          const double f = fa + static_cast<double>(q) * prf;
+          const double w = antenna_weight(beam, f);
+          const double root = (f0 + fr) * (f0 + fr) - std::pow(kSpeedOfLight * f / (2.0 * v), 2);
+          if (w == 0.0 || root <= 0) continue;
+          const double phase = -4.0 * M_PI * r_ref / kSpeedOfLight * (std::sqrt(root) - (f0 + fr)) - M_PI * fr * fr / kr;
+          h += std::polar(w, phase);
+        }
+      }
+      s[n * nr + m] *= h * scale;
+    }
+  }
+  col_i.execute(s.data(), s.data());
+  row_i.execute(s.data(), s.data());
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::size_t i = 0; i < na; ++i)
+    for (std::size_t j = 0; j < nr; ++j) raw(i, j) = std::complex<float>(cd(raw(i, j)) + s[i * nr + j]);
+}
 
 }  // namespace
 
@@ -124,12 +192,20 @@ ComplexImage simulate(const RadarParams& radar, const SceneParams& scene, int th
     row_count[i] = count;
   }
 
+  throw_if_interrupted();
+  if (scene.clutter_db) add_clutter(radar, scene, raw, nthreads);
   if (scene.snr_db) {
     double power = 0;
     std::size_t count = 0;
     for (std::size_t i = 0; i < na; ++i) {
       power += row_power[i];
       count += row_count[i];
+    }
+    if (scene.clutter_db) {  // the echoes reach every sample
+      power = 0;
+      for (std::size_t i = 0; i < na; ++i)
+        for (std::size_t j = 0; j < nr; ++j) power += std::norm(std::complex<double>(raw(i, j)));
+      count = na * nr;
     }
     // With no echo at all the noise level is relative to unit power.
     const double signal = count ? power / static_cast<double>(count) : 1.0;
