@@ -28,7 +28,7 @@ struct DopplerOptions {
   int poly_degree = 1;             // of the fractional centroid vs slant range
   std::optional<int> ambiguity;    // force the ambiguity number (no estimators' vote, no check)
   int threads = 0;                 // 0: all cores
-  std::size_t max_lines = 2048;    // lines the correlations use: groups of consecutive lines spread over the take
+  std::size_t max_lines = 8192;    // lines the correlations use: the centred run of lines, in 16 groups
   DopplerCheck check = DopplerCheck::when_unsure;
   // The check focuses its patches as the product will be focused: these options (run on the CPU)
   // and this azimuth processing.

@@ -72,11 +72,13 @@ Correlations measure_correlations(const RadarParams& radar, const RawView& raw, 
   }
   c.block_first_column.push_back(nr);
 
-  // Line groups: consecutive lines, spread evenly over the take.
+  // Line groups: the centred run of lines used, cut into consecutive groups. (Groups spread over the
+  // take would see each target through a few parts of its aperture only, which biases the ACCC.)
   const std::size_t used = std::min(na, std::max<std::size_t>(o.max_lines, 2 * static_cast<std::size_t>(c.lag) + 4));
   const std::size_t groups = std::clamp<std::size_t>(used / 64, 2, 16);
   const std::size_t per_group = used / groups;
   c.lines_used = per_group * groups;
+  const std::size_t first_line = (na - c.lines_used) / 2;
   c.groups.assign(groups, Sums(nb));
 
   std::vector<cf> hf(nfft);
@@ -87,24 +89,24 @@ Correlations measure_correlations(const RadarParams& radar, const RawView& raw, 
   const core::FftPlan<float> fwd(line, core::FftDirection::forward, probe.data(), probe.data(), FftPlanning::estimate);
   const core::FftPlan<float> inv(look, core::FftDirection::inverse, probe.data(), probe.data(), FftPlanning::estimate);
   const int threads = static_cast<int>(std::min<std::size_t>(core::resolve_threads(o.threads), groups));
-  const std::size_t ring = static_cast<std::size_t>(c.lag) + 1;
+  const std::size_t ring = static_cast<std::size_t>(c.lag) + 1, stride = (nlook + 7) / 8 * 8;
 
 #pragma omp parallel num_threads(threads)
   {
     std::vector<cf> spec(nfft);
-    // The last lag + 1 lines of each look, as a ring.
-    std::vector<cf> hi(ring * nlook), lo(ring * nlook);
+    // The last lag + 1 lines of each look, as a ring; lines 64 bytes apart, the alignment FFTW planned for.
+    std::vector<cf> hi(ring * stride), lo(ring * stride);
 #pragma omp for schedule(dynamic, 1)
     for (std::size_t g = 0; g < groups; ++g) {
       if (interrupted()) continue;
       Sums& s = c.groups[g];
-      const std::size_t first = groups > 1 ? g * (na - per_group) / (groups - 1) : 0;
+      const std::size_t first = first_line + g * per_group;
       for (std::size_t n = 0; n < per_group; ++n) {
         std::fill(spec.begin(), spec.end(), cf(0));
         core::convert_row<float>(raw, first + n, spec.data());
         fwd.execute(spec.data(), spec.data());
-        cf* h_now = hi.data() + (n % ring) * nlook;
-        cf* l_now = lo.data() + (n % ring) * nlook;
+        cf* h_now = hi.data() + (n % ring) * stride;
+        cf* l_now = lo.data() + (n % ring) * stride;
         std::fill(h_now, h_now + nlook, cf(0));
         std::fill(l_now, l_now + nlook, cf(0));
         for (std::size_t m = 0; m < up; ++m) h_now[m] = spec[m] * hf[m];
@@ -112,8 +114,8 @@ Correlations measure_correlations(const RadarParams& radar, const RawView& raw, 
         inv.execute(h_now, h_now);
         inv.execute(l_now, l_now);
         if (n >= 1) {
-          const cf* h_prev = hi.data() + ((n - 1) % ring) * nlook;
-          const cf* l_prev = lo.data() + ((n - 1) % ring) * nlook;
+          const cf* h_prev = hi.data() + ((n - 1) % ring) * stride;
+          const cf* l_prev = lo.data() + ((n - 1) % ring) * stride;
           for (std::size_t k = 0; k < look_columns; ++k) {
             const cd a = cd(h_now[k]) * std::conj(cd(h_prev[k])), b = cd(l_now[k]) * std::conj(cd(l_prev[k]));
             s.block_accc[block_of[k]] += a + b;
@@ -124,8 +126,8 @@ Correlations measure_correlations(const RadarParams& radar, const RawView& raw, 
           }
         }
         if (n >= static_cast<std::size_t>(c.lag)) {
-          const cf* h_then = hi.data() + ((n - c.lag) % ring) * nlook;
-          const cf* l_then = lo.data() + ((n - c.lag) % ring) * nlook;
+          const cf* h_then = hi.data() + ((n - c.lag) % ring) * stride;
+          const cf* l_then = lo.data() + ((n - c.lag) % ring) * stride;
           for (std::size_t k = 0; k < look_columns; ++k) {
             const cd now = cd(h_now[k]) * std::conj(cd(l_now[k])), then = cd(h_then[k]) * std::conj(cd(l_then[k]));
             s.beat += now * std::conj(then);

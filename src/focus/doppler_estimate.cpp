@@ -20,8 +20,10 @@ using doppler::Sums;
 constexpr double kSureRounding = 0.99;     // probability of the right ambiguity to skip the check
 constexpr double kSureFraction = 0.01;     // fraction's standard error (x PRF) to skip the check
 constexpr double kDecisiveMargin = 0.10;   // sharpness margin counted as certain
-constexpr double kRefineSpan = 0.15;       // refinement window, +- x PRF
+constexpr double kRefineSpan = 0.15;       // refinement window at most, +- x PRF
+constexpr double kUsefulSigma = 1.0;       // an ambiguity estimator's standard error (x PRF) to be heard
 constexpr int kRefineSteps = 7;            // golden-section steps (window / 1.618^7 ~ 0.01 PRF)
+constexpr double kRefineGain = 0.01;       // sharpness gain a refined fraction must bring
 
 // Least-squares polynomial (weighted) in x; returns coefficients, lowest order first.
 std::vector<double> fit_poly(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& w,
@@ -68,9 +70,10 @@ struct Fraction {
 
 // The ACCC fraction per block and its polynomial in range. Each block is unwrapped to lie within
 // PRF/2 of the scene's (the phase of the summed correlation): noise-only blocks have random phases,
-// and unwrapping block to block would carry their jumps into the blocks that hold signal. Weights:
-// coherence^2 / (1 - coherence^2), the inverse of the phase variance of a correlation (up to the
-// number of samples, the same for every block).
+// and unwrapping block to block would carry their jumps into the blocks that hold signal. Weights: the
+// correlation magnitude, i.e. the energy that agrees from line to line. (The coherence alone, the
+// inverse phase variance of a stationary scene, favours blocks that see a target through part of its
+// aperture only, such as its range sidelobes as it walks, and those are biased.)
 Fraction fit_fraction(const Correlations& c, const Sums& s, double prf, double range_ref, double range_scale, int degree) {
   const int nb = static_cast<int>(s.block_accc.size());
   cd total = 0;
@@ -85,7 +88,7 @@ Fraction fit_fraction(const Correlations& c, const Sums& s, double prf, double r
     f.block_hz.push_back(hz);
     f.coherence.push_back(g);
     x.push_back((c.block_range_m[b] - range_ref) / range_scale);
-    w.push_back(g * g / (1 - g * g + 1e-9) + 1e-12);
+    w.push_back(std::abs(s.block_accc[b]) + 1e-300);
   }
   f.poly = fit_poly(x, f.block_hz, w, degree);
   return f;
@@ -182,16 +185,22 @@ DopplerEstimate estimate_doppler(const RadarParams& radar, const RawView& raw, c
   };
   const auto [k_mlcc, p_mlcc] = vote(e.mlcc_centroid_hz, e.mlcc_sigma_hz);
   const auto [k_mlbf, p_mlbf] = vote(e.mlbf_centroid_hz, e.mlbf_sigma_hz);
-  const bool agree = k_mlcc == k_mlbf;
-  const bool sure = agree && std::min(p_mlcc, p_mlbf) >= kSureRounding && e.fractional_sigma_hz <= kSureFraction * prf;
+  // An estimator whose standard error exceeds a PRF says nothing about the ambiguity (MLBF on
+  // homogeneous clutter, whose two looks are independent speckle), and proposes no candidates.
+  const bool use_mlcc = e.mlcc_sigma_hz < kUsefulSigma * prf, use_mlbf = e.mlbf_sigma_hz < kUsefulSigma * prf;
+  const bool agree = !use_mlcc || !use_mlbf || k_mlcc == k_mlbf;
+  const double p_min = std::min(use_mlcc ? p_mlcc : 1.0, use_mlbf ? p_mlbf : 1.0);
+  const bool sure = (use_mlcc || use_mlbf) && agree && p_min >= kSureRounding && e.fractional_sigma_hz <= kSureFraction * prf;
+  const int k_best = !use_mlbf || (use_mlcc && p_mlcc >= p_mlbf) ? k_mlcc : k_mlbf;
   if (o.ambiguity) {
     e.ambiguity = *o.ambiguity;
     e.ambiguity_source = "forced";
     e.confidence = 1;
   } else if (o.check == DopplerCheck::never || (o.check == DopplerCheck::when_unsure && sure)) {
-    e.ambiguity = agree || p_mlcc >= p_mlbf ? k_mlcc : k_mlbf;
-    e.ambiguity_source = agree ? "mlcc+mlbf" : (p_mlcc >= p_mlbf ? "mlcc" : "mlbf");
-    e.confidence = agree ? std::min(p_mlcc, p_mlbf) : 0.0;
+    e.ambiguity = k_best;
+    e.ambiguity_source = use_mlcc && use_mlbf ? (agree ? "mlcc+mlbf" : (k_best == k_mlcc ? "mlcc" : "mlbf"))
+                                              : (use_mlbf ? "mlbf" : "mlcc");
+    e.confidence = agree && (use_mlcc || use_mlbf) ? p_min : 0.0;
   } else {
     const auto t0 = std::chrono::steady_clock::now();
     const doppler::Patch patch = doppler::choose_patch(radar, raw, c, o);
@@ -199,38 +208,65 @@ DopplerEstimate estimate_doppler(const RadarParams& radar, const RawView& raw, c
     e.patch.lines = patch.raw.lines();
     e.patch.first_column = patch.first_column;
     e.patch.columns = patch.raw.samples();
-    auto sharpness = [&](double fraction, int k) {
+    auto with_fraction = [&](double fraction, int k) {
       DopplerEstimate trial = e;
       trial.poly[0] = fraction + k * prf;
-      ++e.patch.focuses;
-      return doppler::patch_sharpness(patch, trial.applied_to(radar), o);
+      return trial.applied_to(radar);
     };
     std::set<int> ks;
-    for (int k : {k_mlcc, k_mlbf})
-      for (int d = -1; d <= 1; ++d) ks.insert(k + d);
+    if (!use_mlcc && !use_mlbf)
+      for (int d = -2; d <= 2; ++d) ks.insert(k_mlcc + d);
+    for (auto [k, use] : {std::pair{k_mlcc, use_mlcc}, std::pair{k_mlbf, use_mlbf}})
+      for (int d = -1; d <= 1 && use; ++d) ks.insert(k + d);
     for (int k : ks) {
       std::string by = k == k_mlcc && k == k_mlbf ? "mlcc+mlbf" : k == k_mlcc ? "mlcc" : k == k_mlbf ? "mlbf" : "neighbour";
-      e.candidates.push_back({k, frac + k * prf, sharpness(frac, k), by});
+      ++e.patch.focuses;
+      e.candidates.push_back({k, frac + k * prf, doppler::patch_sharpness(patch, with_fraction(frac, k), o, true), by});
     }
     std::sort(e.candidates.begin(), e.candidates.end(),
               [](const auto& a, const auto& b) { return a.sharpness > b.sharpness; });
     const auto& best = e.candidates[0];
-    e.ambiguity = best.ambiguity;
-    e.ambiguity_source = "sharpness";
     const double margin = e.candidates.size() > 1 && e.candidates[1].sharpness > 0
                               ? best.sharpness / e.candidates[1].sharpness - 1
                               : 1.0;
     e.confidence = std::clamp(margin / kDecisiveMargin, 0.0, 1.0);
-    // The fraction refined to the sharpest (golden section; the best point seen is kept).
-    double lo = frac - kRefineSpan * prf, hi = frac + kRefineSpan * prf;
+    // A check that cannot tell the candidates apart (speckle alone: its contrast is 1 whatever the
+    // focus) leaves the estimators' choice, flagged as unsure.
+    const bool decisive = margin >= kDecisiveMargin / 10;
+    e.ambiguity = decisive ? best.ambiguity : k_best;
+    e.ambiguity_source = decisive ? "sharpness" : (use_mlbf && k_best == k_mlbf && !use_mlcc ? "mlbf" : "mlcc");
+    // Where the ACCC fraction is itself uncertain, it is refined to the sharpest within 4 standard
+    // errors (at most 0.15 PRF), as the product is focused, on rows common to the window's ends (golden
+    // section; the best point seen is kept); accepted only when clearly sharper, since where the
+    // processed band is wider than the signal's the sharpness hardly depends on it.
+    const double span = std::min(kRefineSpan * prf, 4 * e.fractional_sigma_hz);
+    double lo = frac - span, hi = frac + span;
+    const bool refine = e.fractional_sigma_hz > kSureFraction * prf;
+    const bool circular = !refine || o.circular || [&] {
+      const auto a = doppler::patch_rows_span(patch, with_fraction(lo, e.ambiguity), o);
+      const auto b = doppler::patch_rows_span(patch, with_fraction(hi, e.ambiguity), o);
+      return a.first > a.second || b.first > b.second || std::max(a.first, b.first) >= std::min(a.second, b.second);
+    }();
+    double eta_from = 0, eta_to = 0;
+    if (!circular) {
+      const auto a = doppler::patch_rows_span(patch, with_fraction(lo, e.ambiguity), o);
+      const auto b = doppler::patch_rows_span(patch, with_fraction(hi, e.ambiguity), o);
+      eta_from = std::max(a.first, b.first);
+      eta_to = std::min(a.second, b.second);
+    }
+    auto sharpness = [&](double fraction) {
+      ++e.patch.focuses;
+      return doppler::patch_sharpness(patch, with_fraction(fraction, e.ambiguity), o, circular, eta_from, eta_to);
+    };
     const double ratio = 0.5 * (std::sqrt(5.0) - 1);
-    double best_f = frac, best_s = best.sharpness;
+    const double start = refine ? sharpness(frac) : 0;
+    double best_f = frac, best_s = start;
     double x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo);
-    double s1 = sharpness(x1, e.ambiguity), s2 = sharpness(x2, e.ambiguity);
-    for (int step = 0;; ++step) {
-      for (auto [x, s] : {std::pair{x1, s1}, std::pair{x2, s2}})
-        if (s > best_s) {
-          best_s = s;
+    double s1 = refine ? sharpness(x1) : 0, s2 = refine ? sharpness(x2) : 0;
+    for (int step = 0; refine; ++step) {
+      for (auto [x, v] : {std::pair{x1, s1}, std::pair{x2, s2}})
+        if (v > best_s) {
+          best_s = v;
           best_f = x;
         }
       if (step == kRefineSteps) break;
@@ -239,17 +275,17 @@ DopplerEstimate estimate_doppler(const RadarParams& radar, const RawView& raw, c
         x2 = x1;
         s2 = s1;
         x1 = hi - ratio * (hi - lo);
-        s1 = sharpness(x1, e.ambiguity);
+        s1 = sharpness(x1);
       } else {
         lo = x1;
         x1 = x2;
         s1 = s2;
         x2 = lo + ratio * (hi - lo);
-        s2 = sharpness(x2, e.ambiguity);
+        s2 = sharpness(x2);
       }
     }
-    e.refined = best_f != frac;
-    e.poly[0] = best_f;
+    e.refined = refine && best_s > (1 + kRefineGain) * start;
+    if (e.refined) e.poly[0] = best_f;
     e.patch.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   e.poly[0] += e.ambiguity * prf;

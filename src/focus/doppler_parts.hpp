@@ -45,8 +45,16 @@ struct Patch {
 };
 Patch choose_patch(const RadarParams& radar, const RawView& raw, const Correlations& c, const DopplerOptions& options);
 
-// Intensity contrast of the patch focused with `centroid` (the range dependence as `shape` gives it),
-// over its fully compressed columns.
-double patch_sharpness(const Patch& patch, const RadarParams& centroid, const DopplerOptions& options);
+// Intensity contrast of the patch focused with `radar`'s centroid, over its fully compressed columns.
+// Circular (the ambiguity's candidates): the whole patch as one circular block, so that every target's
+// energy is in the image whatever the centroid (a centroid one PRF away moves the beam centre, and so
+// a linear product's rows, by most of an aperture). Linear (the fraction's refinement): as the
+// product is focused, over the rows whose zero-Doppler time lies in [eta_from, eta_to], the same rows
+// for every centroid tried.
+double patch_sharpness(const Patch& patch, const RadarParams& radar, const DopplerOptions& options, bool circular,
+                       double eta_from = 0, double eta_to = 0);
+// Zero-Doppler times [first, last] of the rows a linear focus of the patch gives with `radar`'s
+// centroid; empty (first > last) when the patch is shorter than the support.
+std::pair<double, double> patch_rows_span(const Patch& patch, const RadarParams& radar, const DopplerOptions& options);
 
 }  // namespace sarfuse::doppler

@@ -7,6 +7,7 @@
 #include "sarfuse/blocks.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/quality.hpp"
+#include "sarfuse/simulate.hpp"
 
 namespace sarfuse::doppler {
 
@@ -26,9 +27,9 @@ FocusOptions patch_options(const DopplerOptions& o) {
 Patch choose_patch(const RadarParams& radar, const RawView& raw, const Correlations& c, const DopplerOptions& o) {
   const std::size_t na = raw.lines, nr = raw.samples;
   Patch p;
-  // Range: the replica plus at least 512 columns (the fully compressed ones), where the power is.
+  // Range: the replica plus at least 1024 columns (the fully compressed ones), where the power is.
   const std::size_t replica = static_cast<std::size_t>(radar.replica_length());
-  const std::size_t columns = std::min(nr, replica + std::max<std::size_t>(512, replica));
+  const std::size_t columns = std::min(nr, replica + std::max<std::size_t>(1024, 2 * replica));
   double best = -1;
   const int nb = static_cast<int>(c.block_range_m.size());
   for (int b = 0; b < nb; ++b) {
@@ -42,12 +43,16 @@ Patch choose_patch(const RadarParams& radar, const RawView& raw, const Correlati
       p.first_column = start;
     }
   }
-  // Azimuth: enough lines for a few hundred product rows of linear processing (or, circular, twice
-  // the aperture), centred.
+  // Azimuth, centred: twice the aperture for the circular candidates, and for the linear refinement
+  // a few hundred rows common to centroids 0.15 PRF apart (whose beam centres are that far apart).
   std::size_t lines = na;
   try {
     const BlockLayout l = plan_azimuth_blocks(radar, na, nr, patch_options(o));
-    lines = o.circular ? std::max<std::size_t>(2 * l.aperture_lines, 512) : l.support_lines + 384;
+    const double r = radar.range_of_column(0.5 * static_cast<double>(nr));
+    RadarParams moved = radar;
+    moved.doppler_centroid_hz += 0.3 * radar.prf_hz;
+    const double shift = std::abs(beam_centre_offset_s(moved, r) - beam_centre_offset_s(radar, r)) * radar.prf_hz;
+    lines = std::max<std::size_t>({2 * l.aperture_lines, 512, l.support_lines + 384 + static_cast<std::size_t>(shift)});
   } catch (const Error&) {  // a take shorter than the support: all of it
   }
   lines = std::min(na, lines);
@@ -64,30 +69,46 @@ Patch choose_patch(const RadarParams& radar, const RawView& raw, const Correlati
   return p;
 }
 
-double patch_sharpness(const Patch& p, const RadarParams& centroid, const DopplerOptions& o) {
-  RadarParams r = centroid;
+std::pair<double, double> patch_rows_span(const Patch& p, const RadarParams& radar, const DopplerOptions& o) {
+  RadarParams r = radar;
+  r.near_range_m = p.radar.near_range_m;
+  try {
+    const BlockLayout l = plan_azimuth_blocks(r, p.raw.lines(), p.raw.samples(), patch_options(o));
+    return {l.eta_first_s, l.eta_first_s + static_cast<double>(l.rows - 1) / radar.prf_hz};
+  } catch (const Error&) {
+    return {1, 0};
+  }
+}
+
+double patch_sharpness(const Patch& p, const RadarParams& radar, const DopplerOptions& o, bool circular, double eta_from,
+                       double eta_to) {
+  RadarParams r = radar;
   r.near_range_m = p.radar.near_range_m;
   const FocusOptions f = patch_options(o);
   const std::size_t lines = p.raw.lines(), columns = p.raw.samples();
   ComplexImage slc;
   ProductGeometry g;
-  if (o.circular) {
+  if (circular) {
     Plan plan = make_plan(r, lines, columns, f);
     plan.focus(view_of(p.raw), slc);
     g = plan.geometry();
   } else {
     const BlockLayout layout = plan_azimuth_blocks(r, lines, columns, f);
     Plan plan = make_block_plan(r, columns, f, layout);
-    slc = ComplexImage(layout.rows, columns);
-    std::size_t written = 0;
+    const auto row_of = [&](double eta) { return (eta - layout.eta_first_s) * r.prf_hz; };
+    const long from = std::max(0L, static_cast<long>(std::ceil(row_of(eta_from) - 1e-6)));
+    const long to = std::min(static_cast<long>(layout.rows) - 1, static_cast<long>(std::floor(row_of(eta_to) + 1e-6)));
+    if (to < from) throw Error("Doppler check: no common rows in the patch");
+    slc = ComplexImage(static_cast<std::size_t>(to - from + 1), columns);
+    long row = 0;
     focus_in_blocks(
         plan, layout,
         [&](std::size_t first, std::size_t count, std::complex<float>* dst) {
           std::copy(p.raw.row(first), p.raw.row(first) + count * columns, dst);
         },
         [&](const std::complex<float>* rows, std::size_t count) {
-          std::copy(rows, rows + count * columns, slc.row(written));
-          written += count;
+          for (std::size_t k = 0; k < count; ++k, ++row)
+            if (row >= from && row <= to) std::copy(rows + k * columns, rows + (k + 1) * columns, slc.row(row - from));
         });
     g = plan.geometry();
   }

@@ -42,7 +42,7 @@ inline double sinc(double x) { return x == 0 ? 1.0 : std::sin(M_PI * x) / (M_PI 
 // zero-Doppler time (i - lines/2) / PRF, column j at range_of_column(j)) convolved with the point
 // response in the two-dimensional frequency domain, where the response is known in closed form
 // (stationary phase, the omega-k spectrum): range chirp spectrum x antenna pattern at the absolute
-// Doppler (all ambiguities, so the azimuth spectrum aliases as the radar's does) x the range-Doppler
+// Doppler's angle (all ambiguities, so the azimuth spectrum aliases as the radar's does) x the range-Doppler
 // phase of mid-swath range. The range migration is thereby that of mid-swath at every range: exact
 // for narrow swaths, and the circular convolution of a stationary reflectivity is itself stationary,
 // so no padding is needed.
@@ -88,7 +88,8 @@ void add_clutter(const RadarParams& radar, const SceneParams& scene, ComplexImag
       if (std::abs(fr) <= 0.5 * band) {
         for (long q = m0 - reach; q <= m0 + reach; ++q) {
           const double f = fa + static_cast<double>(q) * prf;
-          const double w = antenna_weight(beam, f);
+          // The pattern is one of angle: at range frequency fr the same angle has Doppler x (f0 + fr) / f0.
+          const double w = antenna_weight(beam, f * f0 / (f0 + fr));
           const double root = (f0 + fr) * (f0 + fr) - std::pow(kSpeedOfLight * f / (2.0 * v), 2);
           if (w == 0.0 || root <= 0) continue;
           const double phase = -4.0 * M_PI * r_ref / kSpeedOfLight * (std::sqrt(root) - (f0 + fr)) - M_PI * fr * fr / kr;
