@@ -21,6 +21,7 @@ constexpr double kSureRounding = 0.99;     // probability of the right ambiguity
 constexpr double kSureFraction = 0.01;     // fraction's standard error (x PRF) to skip the check
 constexpr double kDecisiveMargin = 0.10;   // sharpness margin counted as certain
 constexpr double kRefineSpan = 0.15;       // refinement window at most, +- x PRF
+constexpr double kNegligibleDrift = 0.01;  // centroid change over the swath (x PRF) not worth applying
 constexpr double kUsefulSigma = 1.0;       // an ambiguity estimator's standard error (x PRF) to be heard
 constexpr int kRefineSteps = 7;            // golden-section steps (window / 1.618^7 ~ 0.01 PRF)
 constexpr double kRefineGain = 0.01;       // sharpness gain a refined fraction must bring
@@ -163,12 +164,31 @@ DopplerEstimate estimate_doppler(const RadarParams& radar, const RawView& raw, c
   DopplerEstimate e;
   e.range_ref_m = radar.range_of_column(0.5 * (static_cast<double>(raw.samples) - 1));
   e.range_scale_m = std::max(1.0, 0.5 * static_cast<double>(raw.samples) * radar.range_spacing_m());
-  const Fraction f = fit_fraction(c, c.total, prf, e.range_ref_m, e.range_scale_m, o.poly_degree);
+  // A range dependence of under 1 % of the PRF over the swath changes no filter measurably, but would
+  // make the plan blend two RCMC rows per sample: dropped (the fit redone as a constant).
+  int degree = o.poly_degree;
+  Fraction f = fit_fraction(c, c.total, prf, e.range_ref_m, e.range_scale_m, degree);
+  if (degree > 0) {
+    double lo = f.poly[0], hi = f.poly[0];
+    for (double x = -1; x <= 1; x += 1.0 / 16) {
+      double v = 0, p = 1;
+      for (double k : f.poly) {
+        v += k * p;
+        p *= x;
+      }
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    if (hi - lo < kNegligibleDrift * prf) {
+      degree = 0;
+      f = fit_fraction(c, c.total, prf, e.range_ref_m, e.range_scale_m, degree);
+    }
+  }
   e.poly = f.poly;
   for (std::size_t b = 0; b < f.block_hz.size(); ++b) e.blocks.push_back({c.block_range_m[b], f.block_hz[b], f.coherence[b]});
   e.accc_fractional_hz = e.poly[0];
   e.fractional_sigma_hz = jackknife_sigma(c, e.poly[0], prf, [&](const Sums& s) {
-    return fit_fraction(c, s, prf, e.range_ref_m, e.range_scale_m, o.poly_degree).poly[0];
+    return fit_fraction(c, s, prf, e.range_ref_m, e.range_scale_m, degree).poly[0];
   });
   const double per_radian = radar.carrier_frequency_hz / c.look_separation_hz * prf;
   e.mlcc_centroid_hz = mlcc_hz(c, c.total, radar);

@@ -694,3 +694,38 @@ TEST_F(Cli, UnwritableProductsFailCleanly) {
   expect_failure("focus " + path("raw.npy") + base + "-o " + path("q.npy") + " --png " + path("q.png") + " --png-clip 150",
                  "--png-clip: expected a percentile in (0, 100]", path("q.npy"));
 }
+
+// Speckle alone (no bright point): the sharpness check cannot tell the ambiguities apart, so the
+// estimate says it is unsure, on stderr with the alternatives and the flag that forces one, in the
+// JSON, and in the product's metadata; bad check modes are refused.
+TEST_F(Cli, DopplerEstimateSaysWhenUnsure) {
+  ParamsFile p;
+  p.radar = RadarParams{5.3e9, 24e6, -1.0e12, 15e-6, 1700, 7100, 850000.0, -4.47 * 1700, 10.0, 0, {}};
+  SceneParams s;
+  s.azimuth_lines = 2048;
+  s.range_samples = 512;
+  s.snr_db = 10;
+  s.clutter_db = 0;
+  p.scene = s;
+  write_text_file(path("clutter.json"), to_json_text(p));
+  ASSERT_EQ(run("simulate " + path("clutter.json") + " -o " + path("raw.npy")).code, 0);
+  const std::string raw = path("raw.npy") + " --params " + path("clutter.json");
+  Result r = run("doppler " + raw + " --doppler-check always --json " + path("d.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("proposed by"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("warning: the Doppler ambiguity is uncertain"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--doppler-ambiguity N"), std::string::npos) << r.err;
+  const auto d = nlohmann::json::parse(slurp(path("d.json")));
+  EXPECT_TRUE(d["low_confidence"].get<bool>()) << d.dump();
+  EXPECT_GE(d["candidates"].size(), 3u);
+  r = run("focus " + raw + " --backend cpu --doppler auto --doppler-check always -o " + path("slc.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: the Doppler ambiguity is uncertain"), std::string::npos) << r.err;
+  const auto meta = nlohmann::json::parse(slurp(path("slc.npy.json")));
+  const auto& e = meta["processing"]["doppler_estimate"];
+  EXPECT_LT(e["confidence"].get<double>(), 0.5) << meta.dump();
+  EXPECT_EQ(meta["radar"]["doppler_centroid_hz"].get<double>(), e["centroid_hz"].get<double>());
+  expect_failure("doppler " + raw + " --doppler-check sometimes", "expected auto, always or never", path("none"));
+  expect_failure("focus " + raw + " --doppler-check never -o " + path("x.npy"), "--doppler-check applies with --doppler auto",
+                 path("x.npy"));
+}

@@ -212,9 +212,15 @@ def test_estimate_doppler():
     # The binding, not the accuracy (tests/integration/test_doppler.cpp holds that to 1 % of the PRF
     # on scenes built for it; here part of the squinted apertures falls outside the short record).
     assert abs(e["centroid_hz"] - params.doppler_centroid_hz) < 0.05 * params.prf_hz, e["centroid_hz"]
-    assert e["ambiguity_source"] == "mlcc" and len(e["blocks"]) == 16
+    assert e["ambiguity_source"] in ("mlcc+mlbf", "mlcc", "mlbf", "sharpness") and len(e["blocks"]) == 16
+    assert 0 <= e["confidence"] <= 1 and {"mlbf_centroid_hz", "mlcc_sigma_hz", "candidates"} <= e.keys()
+    checked = sarfuse.estimate_doppler(raw, params, check="always")
+    assert checked["ambiguity_source"] in ("sharpness", "mlcc", "mlbf") and len(checked["candidates"]) >= 3
+    assert all({"ambiguity", "centroid_hz", "sharpness", "proposed_by"} <= c.keys() for c in checked["candidates"])
     forced = sarfuse.estimate_doppler(raw, params, ambiguity=3)
     assert forced["ambiguity"] == 3 and forced["ambiguity_source"] == "forced"
+    with pytest.raises(ValueError, match="auto, always or never"):
+        sarfuse.estimate_doppler(raw, params, check="sometimes")
     with pytest.raises(ValueError, match="range blocks"):
         sarfuse.estimate_doppler(raw, params, range_blocks=0)
 
