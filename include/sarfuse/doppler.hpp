@@ -48,9 +48,10 @@ struct DopplerEstimate {
   int mlbf_lag = 1;                 // lines between the beat samples MLBF correlates
   // "forced", "mlcc+mlbf" (both agree and neither is near a rounding edge), or "sharpness" (the check).
   std::string ambiguity_source;
-  // In [0, 1]. Without the check: the probability, from the estimators' standard errors, that both
-  // round to the ambiguity given. With it: the sharpness margin of the winner over the runner-up,
-  // 10 % or more counting as 1. Forced: 1. Below 0.5 the estimate is reported as unsure.
+  // In [0, 1]; below 0.5 the estimate is reported as unsure. Without the check: 1 - 50 x the
+  // probability, from the estimators' standard errors, that they round to a wrong ambiguity (0.5 at
+  // 1 %, where the check would have run). With it: the winner's sharpness margin over the runner-up,
+  // 10 % or more counting as 1. Forced: 1.
   double confidence = 0;
   bool low_confidence() const { return confidence < 0.5; }
   struct Candidate {

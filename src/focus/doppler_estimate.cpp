@@ -220,7 +220,7 @@ DopplerEstimate estimate_doppler(const RadarParams& radar, const RawView& raw, c
     e.ambiguity = k_best;
     e.ambiguity_source = use_mlcc && use_mlbf ? (agree ? "mlcc+mlbf" : (k_best == k_mlcc ? "mlcc" : "mlbf"))
                                               : (use_mlbf ? "mlbf" : "mlcc");
-    e.confidence = agree && (use_mlcc || use_mlbf) ? p_min : 0.0;
+    e.confidence = agree && (use_mlcc || use_mlbf) ? std::clamp(1 - (1 - p_min) * 0.5 / (1 - kSureRounding), 0.0, 1.0) : 0.0;
   } else {
     const auto t0 = std::chrono::steady_clock::now();
     const doppler::Patch patch = doppler::choose_patch(radar, raw, c, o);

@@ -105,6 +105,35 @@ TEST(Doppler, RadarsatScene5NearTheDocumentedCentroid) {
   EXPECT_GT(estimated, 0.95 * documented);
 }
 
+// Both RADARSAT-1 blocks: the ambiguity of the sharpest focus (-6: the documented -6900 Hz is -5.49
+// PRF), decided by the check; with the check switched off the estimators alone would be wrong on
+// scene2 (MLCC's error is several PRFs, MLBF is biased), and the estimate says it is unsure.
+TEST(Doppler, RadarsatBlocksGetTheSharpestAmbiguity) {
+  for (const char* scene : {"scene2", "scene5"}) {
+    const std::string path = test::shared_data_dir() + "/radarsat1/" + scene + "/CDdata1.mat";
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << "RADARSAT-1 data not found at " << path << " (../shared absent)";
+    const RadarParams radar = load_params(test::source_dir() + "/examples/radarsat1_" + scene + ".json").radar;
+    const RawData raw = read_raw(path, "data");
+    const DopplerEstimate e = estimate_doppler(radar, raw.view());
+    std::printf("%s: %.1f Hz, ambiguity %d by %s, confidence %.2f, %zu candidates\n", scene, e.centroid_hz, e.ambiguity,
+                e.ambiguity_source.c_str(), e.confidence, e.candidates.size());
+    EXPECT_EQ(e.ambiguity, -6) << scene;
+    EXPECT_EQ(e.ambiguity_source, "sharpness") << scene;
+    EXPECT_FALSE(e.low_confidence()) << scene;
+    ASSERT_GE(e.candidates.size(), 3u);
+    EXPECT_GT(e.candidates[0].sharpness, 1.5 * e.candidates[1].sharpness) << scene;
+    EXPECT_NEAR(e.centroid_hz, -6950, 0.05 * radar.prf_hz) << scene;
+    if (std::string(scene) == "scene2") {
+      DopplerOptions o;
+      o.check = DopplerCheck::never;
+      const DopplerEstimate blind = estimate_doppler(radar, raw.view(), o);
+      EXPECT_NE(blind.ambiguity, -6);
+      EXPECT_TRUE(blind.low_confidence()) << blind.confidence;
+      EXPECT_NE(blind.warning().find("--doppler-ambiguity"), std::string::npos);
+    }
+  }
+}
+
 // A centroid drifting by 0.3 PRF over the swath: the estimate's polynomial follows it, and applied to
 // the parameters (DopplerEstimate::applied_to) it focuses targets at both swath edges as the true one.
 TEST(Doppler, DriftingCentroidIsEstimatedAndUsed) {
