@@ -1,12 +1,13 @@
 #!/bin/sh
-# Packs what a GPU-machine run needs into .devbundle/ (git-ignored; name it in the device tool's
-# `carry`): the binaries of BUILD (default build-cuda) and the shared libraries they use that are not
-# the C library or the CUDA driver/toolkit, compressed, plus the RADARSAT-1 scene5 block if present.
+# Packs what a run on a GPU machine that lacks the build dependencies needs into .devbundle/
+# (git-ignored; copy it there beside the working tree): the binaries of BUILD (default build-cuda) and
+# the shared libraries they use that are not the C library or the CUDA driver/toolkit, compressed,
+# plus the RADARSAT-1 scene5 block if present.
 set -eu
 BUILD=${1:-build-cuda}
 rm -rf .devbundle && mkdir -p .devbundle/stage/bin .devbundle/stage/lib
 # TESTS="gpu unit" packs only those test binaries (default: all; TESTS=none: no test binary); NOCLI=1
-# leaves the sarfuse CLI out (the carry limit is 64 MiB).
+# leaves the sarfuse CLI out (to keep the bundle small).
 for t in ${TESTS:-unit integration cli gpu}; do
   [ "$t" = none ] || cp "$BUILD"/tests/sarfuse_${t}_tests .devbundle/stage/bin/
 done
@@ -16,7 +17,7 @@ if [ "${LEAN:-0}" != 1 ] && [ -d "$BUILD"/python/sarfuse ]; then  # the Python m
   mkdir -p .devbundle/stage/python && cp -r "$BUILD"/python/sarfuse .devbundle/stage/python/
 fi
 # What scripts/device_python.sh needs to rebuild the module for the device's own Python (LEAN=1 leaves
-# it out: the carry limit is 64 MiB).
+# it out, to keep the bundle small).
 if [ "${LEAN:-0}" != 1 ]; then
   mkdir -p .devbundle/stage/devlib .devbundle/stage/devinclude
   cp "$BUILD"/libsarfuse.a "$BUILD"/libsarfuse_cli_lib.a .devbundle/stage/devlib/

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs on the GPU machine (device tool): Nsight Compute counts (time, warp instructions issued, issue
+# Runs on a GPU machine: Nsight Compute counts (time, warp instructions issued, issue
 # activity, FP32 operations, DRAM bytes) of every kernel of one `sarfuse bench --backend cuda` run,
 # clocks left alone. scripts/kernel_counts.py turns the CSV into the per-pass issue and DRAM floors.
 # Usage: BUNDLE=.devbundle/cli.tar.xz scripts/device_counts.sh [size]

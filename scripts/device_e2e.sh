@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs on the GPU machine, from the repository root, with .devbundle carried (scripts/device_bundle.sh):
+# Runs on a GPU machine, from the repository root, with .devbundle (scripts/device_bundle.sh) beside it:
 #   scripts/device_e2e.sh [quick]
 # `sarfuse bench e2e` for the file-to-product cases of docs/performance.md (each beside the plain I/O
 # floor measured in the same run), on the disk under the working tree. Logs and JSON under $OUT.

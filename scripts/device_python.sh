@@ -1,7 +1,7 @@
 #!/bin/sh
 # On the GPU machine: builds the Python module for ITS python3 (the bundle's is built for this
 # machine's Python) from the bundle's static libraries, then runs the Python API tests there, so the
-# GPU path of the Python API is tested on the device. Needs .devbundle carried, g++ and Python headers.
+# GPU path of the Python API is tested on the device. Needs .devbundle beside the tree, g++ and Python headers.
 set -u
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT" /tmp/sf && [ -d /tmp/sf/bin ] || tar -C /tmp/sf -xJf .devbundle/bundle.tar.xz

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs on the GPU machine (device tool), from the repository root, with .devbundle carried:
+# Runs on a GPU machine, from the repository root, with .devbundle (scripts/device_bundle.sh) beside it:
 #   scripts/device_run.sh tests|bench|sanitize|all [bench sizes...]
 # tests: every test binary of the suite (CPU and GPU); sanitize: compute-sanitizer memcheck over the
 # GPU tests, racecheck/synccheck/initcheck over a subset; bench: `sarfuse bench --backend cuda` per size

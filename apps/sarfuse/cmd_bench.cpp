@@ -5,7 +5,7 @@
 
 #include "bench_e2e.hpp"
 #include "commands.hpp"
-#include "sarfuse/bench.hpp"
+#include "bench.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/gpu_fft.hpp"
 #include "sarfuse/plan.hpp"
@@ -24,7 +24,7 @@ void add_bench(CLI::App& app) {
   cmd->add_option("--threads", opt.threads, "threads (0: all cores)");
   cmd->add_option("--repeats", opt.repeats, "timed runs (median reported)")->capture_default_str();
   cmd->add_option("--plan", planning, "estimate or measure (cpu: FFTW planning)")->capture_default_str();
-  cmd->add_flag("--range-mode-circular", circular, "cuda: compare range compression at FFT length Nr (the seed's case)");
+  cmd->add_flag("--range-mode-circular", circular, "cuda: compare range compression at FFT length Nr (the Apple M1 system's case)");
   cmd->add_option("--json", json, "cuda: also write every figure to this JSON file");
   // `bench fft`: the GPU FFT family against cuFFT (sarfuse/gpu_fft.hpp).
   static gpu::FftBenchOptions fopt;

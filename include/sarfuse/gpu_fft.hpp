@@ -23,7 +23,7 @@ namespace sarfuse::gpu {
 // planner): tensor_fp16 (FP16 operands), tensor_bf16 (BF16 operands), tensor_tf32, tensor_tf32x3 (split TF32: FP32-class accuracy),
 // tensor_fp64 (DMMA: FP64 operands and accumulation; complex64 in and out).
 // ct_dif_split: in-place Cooley-Tukey decimation in frequency, radix-8 stages (then 4 or 2), the line in
-// shared memory in split real / imaginary layout (the seed's matrix-unit kernel's structure), output
+// shared memory in split real / imaginary layout (the structure of the Apple M1 system's matrix-unit kernel), output
 // digit-reversed on the way out. four_step: lines longer than one block holds (2^15..2^22): an N1-point
 // column FFT (x twiddles), N2-point row FFTs and a transpose, three passes over memory.
 enum class FftVariant { automatic, stockham16, stockham8, stockham4, mixed_radix, cufft, tensor_fp16, tensor_tf32,

@@ -39,6 +39,10 @@ struct RadarParams {
   double doppler_centroid_at(double r) const;
 };
 
+// Zero-Doppler-relative time at which the beam centre crosses a target at range r0 (the centroid's
+// squint: negative for a positive centroid).
+double beam_centre_offset_s(const RadarParams& radar, double r0);
+
 struct Target {
   double range_m = 0;           // closest-approach slant range R0
   double azimuth_time_s = 0;    // zero-Doppler time eta0

@@ -16,7 +16,4 @@ ComplexImage simulate(const RadarParams& radar, const SceneParams& scene, int th
 // Doppler f: sinc^2(L (f - f_dc) / (2V)), limited to the main lobe (0 beyond the first nulls).
 double antenna_weight(const RadarParams& radar, double doppler_hz);
 
-// Zero-Doppler-relative time at which the beam centre crosses a target at range r0.
-double beam_centre_offset_s(const RadarParams& radar, double r0);
-
 }  // namespace sarfuse

@@ -103,3 +103,16 @@ template class FftPlan<float>;
 template class FftPlan<double>;
 
 }  // namespace sarfuse::core
+
+namespace sarfuse {
+
+std::size_t fft_friendly_size(std::size_t n) {
+  for (std::size_t m = std::max<std::size_t>(n, 1);; ++m) {
+    std::size_t r = m;
+    for (std::size_t p : {2, 3, 5, 7})
+      while (r % p == 0) r /= p;
+    if (r == 1) return m;
+  }
+}
+
+}  // namespace sarfuse

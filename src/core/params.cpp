@@ -50,6 +50,11 @@ void require(bool ok, const std::string& source, const std::string& field, const
 
 }  // namespace
 
+double beam_centre_offset_s(const RadarParams& radar, double r0) {
+  const double s = radar.wavelength_m() * radar.doppler_centroid_at(r0) / (2.0 * radar.effective_velocity_m_s);
+  return -r0 * s / (std::sqrt(1.0 - s * s) * radar.effective_velocity_m_s);
+}
+
 double RadarParams::doppler_centroid_at(double r) const {
   double f = 0, dr = r - doppler_centroid_reference_range_m, power = dr;
   for (double c : doppler_centroid_range_coefficients) {

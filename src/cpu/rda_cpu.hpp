@@ -1,7 +1,7 @@
 #pragma once
 #include <memory>
 
-#include "core/plan_impl.hpp"
+#include "plan/plan_impl.hpp"
 
 namespace sarfuse::cpu {
 // The CPU Range-Doppler plan (float or double arithmetic per options.precision).

@@ -3,7 +3,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/plan_impl.hpp"
+#include "plan/plan_impl.hpp"
 
 namespace sarfuse::cuda {
 int device_count();

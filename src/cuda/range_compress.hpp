@@ -22,7 +22,7 @@ class RangeCompressor {
   // have (sizes the four-step scratch; unused for one-block lengths). row_length: the four-step's n2
   // (0: default_row_length(nfft); the benchmark times the others).
   RangeCompressor(int nfft, int max_lines, const std::vector<std::complex<double>>& filter, int row_length = 0);
-  // 4096-point rows (the one-block kernel's best size on the H200) while the columns stay <= 16 points.
+  // 4096-point rows (the one-block kernel's best size, docs/performance.md) while the columns stay <= 16 points.
   static int default_row_length(int nfft) { return nfft / 16 > 4096 ? nfft / 16 : 4096; }
   int row_length() const { return n2_; }
 

@@ -68,9 +68,8 @@ cufftHandle make_filter_callback_plan(int n, int batch, const float2* filter, vo
   const cufftResult r = cufftMakePlanMany(p, 1, dims, dims, 1, n, dims, 1, n, CUFFT_C2C, batch, &work);
   if (r != CUFFT_SUCCESS) {
     cufftDestroy(p);
-    // Seen on the H200 machine's CUDA 13.0 toolkit: cuFFT 12.0.0.61 asks libnvJitLink for its 13.1
-    // entry points (__nvJitLinkCreate_13_1, ...) and the toolkit's nvJitLink is 13.0.88, so JIT
-    // linking the callback fails inside cuFFT.
+    // The usual cause: a cuFFT newer than the nvJitLink beside it (docs/performance.md, "Choices made
+    // from measurements").
     throw Error("cufft-callback: cuFFT could not JIT-link the LTO callback (cuFFT error " +
                 std::to_string(static_cast<int>(r)) +
                 "); cuFFT's LTO callbacks need an nvJitLink at least as new as cuFFT expects (CUDA 13.0: cuFFT "
@@ -274,11 +273,10 @@ bool range_length_runs(std::size_t n, const FocusOptions& o) {
   return (n >= 256 && (n & (n - 1)) == 0) || (n <= 16384 && nice_length_runs(static_cast<int>(n), o));
 }
 
-// Measured on the H200 (`sarfuse bench --backend cuda`, fused FP32 chain, 4096 lines): the nice lengths
-// cost more per point (an odd-radix pass, radix-16 passes at partial occupancy), so 15 x 2^k at 15/16
-// of the power of two breaks even at best (1920, 3840, 7680: 0.98-1.02x) while 3 x 2^k at 3/4 and
-// 5 x 2^k at 5/8 win (3072: 1.06x; 5120, 10240: 1.28-1.30x). The built-in table takes a nice length
-// only at <= 0.8 of the power of two; --plan measure times both.
+// A nice length costs more per point than a power of two (an odd-radix pass, radix-16 passes at partial
+// occupancy), so it pays only when clearly shorter: the built-in choice takes one at <= 0.8 of the power
+// of two (the measurements: docs/performance.md, "Choices made from measurements"); --plan measure
+// times both.
 constexpr double kNiceLengthPays = 0.8;
 
 // Whether the FP16 passes (fp16-storage and fp16) can run: the fused pipeline's one-block row kernels

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/filters.hpp"
-#include "core/plan_impl.hpp"
+#include "plan/plan_impl.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/kernels.hpp"
 #include "cuda/vkfft_conv.hpp"

@@ -47,9 +47,9 @@ __device__ __forceinline__ C32 load_raw(const void* raw, std::size_t index) {
 
 // Pulls the line kPrefetchBlocks blocks later into L2 (128-byte lines spread over the group's threads),
 // after this group's own loads are issued, so the block that reads it waits on L2 rather than DRAM.
-// Blocks start in order, one every (block time / resident blocks): ~80 ns for 8192-point rows on the
-// H200, so 32 blocks ahead is ~2.5 us of lead, and 2 MB of L2. (A whole wave ahead, 264 blocks, left
-// 17 MB in flight: at 8192 points pass 3 then read 1.5x its bytes from DRAM, the lines evicted first.)
+// Blocks start in order, so a fixed distance ahead is a fixed lead in time; 32 blocks is a few
+// microseconds and a few MB of L2, where a whole wave ahead evicted the lines before their use
+// (docs/performance.md, "Choices made from measurements").
 constexpr int kPrefetchBlocks = 32;
 template <int N>
 __device__ __forceinline__ void prefetch_ahead_l2(const void* base, int line, int lines, std::size_t line_bytes,

@@ -9,7 +9,6 @@
 #include "core/geometry.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/interrupt.hpp"
-#include "sarfuse/simulate.hpp"  // beam_centre_offset_s
 
 namespace sarfuse {
 

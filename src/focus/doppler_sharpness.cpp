@@ -7,7 +7,6 @@
 #include "sarfuse/blocks.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/quality.hpp"
-#include "sarfuse/simulate.hpp"
 
 namespace sarfuse::doppler {
 

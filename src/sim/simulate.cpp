@@ -116,11 +116,6 @@ double antenna_weight(const RadarParams& radar, double doppler_hz) {
   return s * s;
 }
 
-double beam_centre_offset_s(const RadarParams& radar, double r0) {
-  const double s = radar.wavelength_m() * radar.doppler_centroid_at(r0) / (2.0 * radar.effective_velocity_m_s);
-  return -r0 * s / (std::sqrt(1.0 - s * s) * radar.effective_velocity_m_s);
-}
-
 ComplexImage simulate(const RadarParams& radar, const SceneParams& scene, int threads) {
   validate(radar, "simulate");
   validate(scene, radar, "simulate");

@@ -21,8 +21,8 @@ __device__ __forceinline__ C32 to_c32(float2 a) { return {a.x, a.y}; }
 __device__ __forceinline__ float2 to_float2(C32 a) { return make_float2(a.re, a.im); }
 
 // Elements per thread (N / kElems<N> threads per line), which is also the largest pass radix. 16 by
-// default; 8 (-DSARFUSE_FFT_ELEMS=8, an experiment knob) measured slower for 8192-point lines on the
-// H200 (docs/performance.md).
+// default; 8 (-DSARFUSE_FFT_ELEMS=8, an experiment knob) measured slower for 8192-point lines
+// (docs/performance.md).
 #ifndef SARFUSE_FFT_ELEMS
 #define SARFUSE_FFT_ELEMS 16
 #endif

@@ -254,7 +254,7 @@ SARFUSE_HD constexpr int row_pass_span(int n, int p) {
   return ns;
 }
 
-// ---- in-place Cooley-Tukey, decimation in frequency (the seed's matrix-unit kernel's structure) ----
+// ---- in-place Cooley-Tukey, decimation in frequency (the structure of the Apple M1 system's matrix-unit kernel) ----
 // Stages of radix 8 while the span allows, then one of radix 4 or 2: the stage with span L (L = n,
 // n/8, ...) takes legs j + r L/R of each span-L group, DFT_R over r, x W_L^(j k) on output k, stored
 // back in place. The spectrum ends digit-reversed: X[k] sits at ct_dif_position(k, n).

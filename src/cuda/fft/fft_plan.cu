@@ -263,9 +263,8 @@ __global__ void four_step_small_columns_kernel(const float2* __restrict__ in, fl
   }
 }
 
-// Built-in choice (FftPlanning::estimate), from `sarfuse bench fft` on the H200 (docs/performance.md,
-// contiguous batches of 512 MiB): radix-8 Stockham ties cuFFT at 256 points (1.01x); above, cuFFT leads
-// (stockham16 0.93..0.96x up to 4096, 0.59x at 8192, 0.75x at 16384).
+// Built-in choice (FftPlanning::estimate), from `sarfuse bench fft` (docs/performance.md, "Choices
+// made from measurements"): our radix-8 Stockham at 256 points, cuFFT above.
 FftVariant estimated_variant(const FftDesc& d) {
   const auto v = fft_variants_for(d);
   if (d.n == 256 && std::find(v.begin(), v.end(), FftVariant::stockham8) != v.end()) return FftVariant::stockham8;

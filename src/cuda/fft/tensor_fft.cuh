@@ -1,4 +1,4 @@
-// Tensor-core FFT of 256 points (the seed's matrix-unit FFT on Hopper): 256 = 16 x 16 four-step, each
+// Tensor-core FFT of 256 points (the Apple M1 system's matrix-unit FFT, on Hopper's tensor cores): 256 = 16 x 16 four-step, each
 // 16-point DFT stage one complex 16 x 16 matrix product on the tensor cores (four real products), the
 // twiddle between them on the CUDA cores. One warp per line. Operand precision per mode: FP16 or BF16 (FP32
 // accumulate), TF32, or 3xTF32 (each operand split into a TF32 head and a TF32 tail, three products:

@@ -22,7 +22,7 @@ std::string bench_cpu(const BenchOptions& options);
 struct CudaBenchOptions {
   std::size_t lines = 4096, samples = 4096;
   int repeats = 50;
-  bool circular = false;      // range compression compared at FFT length Nr (the seed's case)
+  bool circular = false;      // range compression compared at FFT length Nr (the Apple M1 system's case)
   std::string json_path;      // also write every figure as JSON
 };
 

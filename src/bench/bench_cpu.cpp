@@ -7,7 +7,7 @@
 
 #include "core/fft.hpp"
 #include "core/threads.hpp"
-#include "sarfuse/bench.hpp"
+#include "bench/bench.hpp"
 #include "sarfuse/params.hpp"
 
 namespace sarfuse {

@@ -21,7 +21,7 @@
 #include "cuda/range_compress.hpp"
 #include "cuda/rda_cuda.hpp"
 #include "cuda/vkfft_conv.hpp"
-#include "sarfuse/bench.hpp"
+#include "bench/bench.hpp"
 #include "sarfuse/io.hpp"
 
 namespace sarfuse {

@@ -1,0 +1,285 @@
+// The whole CUDA chain against the CPU in fp64: every pipeline, squint, range-dependent centroid,
+// RCMC taps, non-power-of-two takes, blocks, long lines, memory limits, RADARSAT-1, the planner.
+#include "gpu/gpu_test_util.hpp"
+
+class CudaChain : public ::testing::TestWithParam<Pipeline> {
+ protected:
+  // The cufft-callback pipeline needs cuFFT to JIT-link its LTO callback; where the toolkit cannot
+  // (CUDA 13.0: cuFFT wants nvJitLink 13.1), the test says so and skips. Likewise vkfft-conv without
+  // its module.
+  void SetUp() override {
+    if (cuda_device_count() == 0) return;
+    if (GetParam() == Pipeline::vkfft_conv) {
+      // The VkFFT module is built where libvkfft-dev is installed; without it the test says why.
+      const std::string why = cuda::VkfftConv::unavailable_reason();
+      if (!why.empty()) GTEST_SKIP() << why;
+      return;
+    }
+    if (GetParam() != Pipeline::cufft_callback) return;
+    try {
+      cuda::DeviceBuffer<float2> f(256);
+      cuda::DeviceBuffer<unsigned long long> info(2);
+      cufftDestroy(cuda::make_filter_callback_plan(256, 1, f.get(), info.get(), nullptr));
+    } catch (const Error& e) {
+      GTEST_SKIP() << e.what();
+    }
+  }
+};
+
+TEST_P(CudaChain, FiveTargetSceneMatchesCpuFp64) {
+  REQUIRE_GPU();
+  const ParamsFile p = default_scene();
+  const ComplexImage raw = simulate(p.radar, *p.scene);
+  // The plan class itself, so the test can poison its device output: every element must be written.
+  FocusOptions og = cuda_options(GetParam());
+  og.src = SrcMode::off;  // as make_plan resolves it for a zero centroid
+  const std::size_t nfft = 2048;  // the power of two >= 1024 + 601 - 1
+  cuda::CudaRda gpu(p.radar, raw.lines(), raw.samples(), og, nfft);
+  FocusOptions oc;
+  oc.backend = Backend::cpu;
+  oc.precision = Precision::fp64;
+  oc.range_fft_size = nfft;
+  const ComplexImage ref = focus_with(p.radar, view_of(raw), oc);
+  SARFUSE_CUDA(cudaMemset(gpu.device_output(), 0xFF, raw.size() * sizeof(float2)));
+  ComplexImage slc(raw.lines(), raw.samples());
+  for (std::size_t k = 0; k < slc.size(); ++k) slc.data()[k] = {NAN, NAN};
+  gpu.focus(view_of(raw), slc);
+  for (std::size_t k = 0; k < slc.size(); ++k)
+    ASSERT_TRUE(std::isfinite(slc.data()[k].real()) && std::isfinite(slc.data()[k].imag())) << "element " << k;
+  const double e = relative_l2(slc, ref);
+  RecordProperty("relative_l2_vs_cpu_fp64", std::to_string(e));
+  std::printf("5-target scene, %s: relative L2 vs CPU fp64 %.3e\n", to_string(GetParam()), e);
+  EXPECT_LT(e, 1e-5);
+  expect_targets_match(slc, ref, p, 0.01, 0.01, 0.01);
+  // Run again: plans are reusable and deterministic on the GPU.
+  ComplexImage again;
+  gpu.focus(view_of(raw), again);
+  EXPECT_EQ(std::memcmp(again.data(), slc.data(), slc.size() * 8), 0);
+}
+
+// Focuses `p`'s simulated raw data on the GPU (pipeline `pipeline`) and on the CPU in fp64 with the
+// same range FFT; returns the relative L2 difference, printed with `name`.
+static double gpu_vs_cpu_fp64(const ParamsFile& p, Pipeline pipeline, const char* name, double azimuth_bandwidth = 0,
+                              int rcmc_taps = 8) {
+  const ComplexImage raw = simulate(p.radar, *p.scene);
+  FocusOptions og = cuda_options(pipeline);
+  og.azimuth_bandwidth_hz = azimuth_bandwidth;
+  og.rcmc_taps = rcmc_taps;
+  Plan gpu = make_plan(p.radar, raw.lines(), raw.samples(), og);
+  FocusOptions oc;
+  oc.azimuth_bandwidth_hz = azimuth_bandwidth;
+  oc.rcmc_taps = rcmc_taps;
+  oc.backend = Backend::cpu;
+  oc.precision = Precision::fp64;
+  oc.range_fft_size = gpu.range_fft_size();
+  const ComplexImage ref = focus_with(p.radar, view_of(raw), oc);
+  ComplexImage slc(raw.lines(), raw.samples());
+  for (std::size_t k = 0; k < slc.size(); ++k) slc.data()[k] = {NAN, NAN};
+  gpu.focus(view_of(raw), slc);
+  const double e = relative_l2(slc, ref);
+  std::printf("%s, %s: relative L2 vs CPU fp64 %.3e\n", name, to_string(pipeline), e);
+  return e;
+}
+
+TEST_P(CudaChain, SquintedSatelliteMatchesCpuFp64) {
+  REQUIRE_GPU();
+  EXPECT_LT(gpu_vs_cpu_fp64(test::squinted_satellite_scene(), GetParam(), "squinted satellite scene"), 1e-5);
+}
+
+// The per-column azimuth band of a drifting centroid (core::AzimuthFilter) on every pipeline.
+TEST_P(CudaChain, RangeDependentCentroidMatchesCpuFp64) {
+  REQUIRE_GPU();
+  EXPECT_LT(gpu_vs_cpu_fp64(test::drifting_centroid_scene(), GetParam(), "drifting-centroid scene",
+                            test::kDriftingBandwidth),
+            1e-5);
+}
+
+// RCMC kernels other than the default 8 taps (the row kernels' generic path, every index wrapped) on
+// the squinted satellite scene (SRC on, large migration).
+TEST_P(CudaChain, OtherRcmcTapCountsMatchCpuFp64) {
+  REQUIRE_GPU();
+  for (int taps : {4, 16}) {
+    SCOPED_TRACE(std::to_string(taps) + " taps");
+    const std::string name = "squinted satellite scene, " + std::to_string(taps) + "-tap RCMC";
+    EXPECT_LT(gpu_vs_cpu_fp64(test::squinted_satellite_scene(), GetParam(), name.c_str(), 0, taps), 1e-5);
+  }
+}
+
+TEST_P(CudaChain, NonPowerOfTwoAzimuthMatchesCpuFp64) {
+  REQUIRE_GPU();
+  ParamsFile p = default_scene();
+  p.scene->azimuth_lines = 1000;  // not a power of two: the plan times both azimuth strategies
+  EXPECT_LT(gpu_vs_cpu_fp64(p, GetParam(), "1000-line scene"), 1e-5);
+}
+
+// Long takes in azimuth blocks on the GPU: a take 4x a block, focused block by block through one CUDA
+// plan, equals the same take as one CUDA block and the CPU's blocks; every block's output poisoned.
+TEST(CudaBlocks, LongTakeEqualsOnePieceAndTheCpu) {
+  REQUIRE_GPU();
+  ParamsFile p = default_scene();
+  p.scene->azimuth_lines = 8192;
+  p.scene->snr_db.reset();
+  p.scene->aperture_s.reset();
+  p.scene->targets.clear();
+  for (int k = -16; k <= 16; ++k) p.scene->targets.push_back({9800.0 + 25.0 * (k % 5), k * 0.37, 1.0, 0.1 * k});
+  const ComplexImage raw = simulate(p.radar, *p.scene);
+  const std::size_t nr = raw.samples();
+  auto run = [&](Backend backend, std::size_t block_lines) {
+    FocusOptions o;
+    o.backend = backend;
+    o.range_fft_size = 2048;  // the CUDA plan's power of two, for both
+    const BlockLayout b = plan_azimuth_blocks(p.radar, raw.lines(), nr, o, block_lines);
+    Plan plan = make_block_plan(p.radar, nr, o, b);
+    ComplexImage out(b.rows, nr);
+    for (std::size_t k = 0; k < out.size(); ++k) out.data()[k] = {NAN, NAN};
+    std::size_t at = 0;
+    focus_in_blocks(
+        plan, b,
+        [&](std::size_t first, std::size_t count, std::complex<float>* dst) {
+          std::memcpy(dst, raw.row(first), count * nr * sizeof(std::complex<float>));
+        },
+        [&](const std::complex<float>* rows, std::size_t count) {
+          std::memcpy(out.row(at), rows, count * nr * sizeof(std::complex<float>));
+          at += count;
+        });
+    EXPECT_EQ(at, b.rows);
+    std::printf("%s: %s\n", to_string(backend), b.to_string().c_str());
+    return out;
+  };
+  const ComplexImage gpu_blocks = run(Backend::cuda, 2048), gpu_one = run(Backend::cuda, 0),
+                     cpu_blocks = run(Backend::cpu, 2048);
+  for (std::size_t k = 0; k < gpu_blocks.size(); ++k)
+    ASSERT_TRUE(std::isfinite(gpu_blocks.data()[k].real()) && std::isfinite(gpu_blocks.data()[k].imag())) << k;
+  const double e_one = relative_l2(gpu_blocks, gpu_one), e_cpu = relative_l2(gpu_blocks, cpu_blocks);
+  std::printf("GPU blocks vs GPU one block %.2e, vs CPU blocks %.2e\n", e_one, e_cpu);
+  EXPECT_LT(e_one, 1e-5);
+  EXPECT_LT(e_cpu, 1e-5);
+}
+
+// Range lines longer than the row kernel holds: the plan runs the range steps through cuFFT, says so,
+// and still matches the CPU.
+TEST(CudaLongLines, RangeFftAbove16384MatchesCpuFp64) {
+  REQUIRE_GPU();
+  ParamsFile p = default_scene();
+  p.scene->range_samples = 16000;  // + 600: a 32768-point range FFT
+  p.scene->azimuth_lines = 256;
+  for (auto& t : p.scene->targets) t.range_m = p.radar.near_range_m + 8000 * p.radar.range_spacing_m();
+  Plan gpu = make_plan(p.radar, 256, 16000, cuda_options());
+  EXPECT_EQ(gpu.range_fft_size(), 32768u);
+  EXPECT_NE(gpu.notes().find("cuFFT"), std::string::npos) << gpu.notes();
+  EXPECT_LT(gpu_vs_cpu_fp64(p, Pipeline::fused, "16000-sample lines"), 1e-5);
+}
+
+// The plan computes its device memory before allocating: a budget too small, or a scene larger than
+// the device, is refused with both figures; a failed allocation is an error, not a crash.
+TEST(CudaMemory, PlansRefuseWhatDoesNotFit) {
+  REQUIRE_GPU();
+  const ParamsFile p = default_scene();
+  FocusOptions o = cuda_options();
+  o.max_gpu_memory_bytes = std::size_t{16} << 20;
+  try {
+    make_plan(p.radar, 1024, 1024, o);
+    ADD_FAILURE() << "a 16 MiB budget was accepted";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("needs"), std::string::npos) << m;
+    EXPECT_NE(m.find("--max-gpu-memory allows 16.0 MiB"), std::string::npos) << m;
+    EXPECT_EQ(m.find("fp16-storage"), std::string::npos) << m;  // it would not fit either
+  }
+  o.max_gpu_memory_bytes = std::size_t{1} << 30;
+  const std::size_t nfft = make_plan(p.radar, 1024, 1024, o).range_fft_size();
+  const std::size_t need = cuda::CudaRda::required_device_bytes(1024, 1024, nfft, o);
+  EXPECT_GT(need, std::size_t{1024} * 1024 * 32);  // raw + work + output at least
+  // A budget that fp16-storage fits and fp32 does not: the message says so, and it is true.
+  FocusOptions half = o;
+  half.precision = Precision::fp16_storage;
+  const std::size_t half_need = cuda::CudaRda::required_device_bytes(1024, 1024, nfft, half);
+  ASSERT_LT(half_need, need);
+  o.max_gpu_memory_bytes = (half_need + need) / 2;
+  try {
+    make_plan(p.radar, 1024, 1024, o);
+    ADD_FAILURE() << "a budget below the fp32 plan's need was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--precision fp16-storage needs"), std::string::npos) << e.what();
+  }
+  half.max_gpu_memory_bytes = o.max_gpu_memory_bytes;
+  EXPECT_NO_THROW(make_plan(p.radar, 1024, 1024, half));
+  o.max_gpu_memory_bytes = 0;
+  try {
+    make_plan(p.radar, 200000, 60000, o);  // ~0.6 TB
+    ADD_FAILURE() << "a scene larger than the device was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the device has"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(DeviceBuffer<float2>(std::size_t{1} << 45), Error);  // 256 TiB: cudaMalloc fails, reported
+}
+
+INSTANTIATE_TEST_SUITE_P(Pipelines, CudaChain,
+                         ::testing::Values(Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback,
+                                           Pipeline::vkfft_conv),
+                         [](const auto& info) {
+                           std::string n = to_string(info.param);
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
+
+TEST(CudaRadarsat, Scene5FocusesSharplyOnTheGpu) {
+  REQUIRE_GPU();
+  const std::string path = test::shared_data_dir() + "/radarsat1/scene5/CDdata1.mat";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "RADARSAT-1 data not found at " << path;
+  const RadarParams radar = load_params(test::source_dir() + "/examples/radarsat1_scene5.json").radar;
+  const RawData raw = read_raw(path, "data");
+  auto contrast = [&](double fdc) {
+    RadarParams r = radar;
+    r.doppler_centroid_hz = fdc;
+    return intensity_contrast(focus_with(r, raw.view(), cuda_options()));
+  };
+  const double good = contrast(-6900), zero = contrast(0);
+  std::printf("GPU intensity contrast: f_dc -6900 Hz %.3f, f_dc 0 %.3f\n", good, zero);
+  EXPECT_GE(good, 3.0 * zero);
+}
+
+// --plan measure on a focusing plan: the azimuth FFTs are timed (cuFFT strided vs the column kernel),
+// the choice written to the wisdom file and read back by the next plan; each choice, forced through the
+// wisdom file, focuses like the CPU in fp64.
+TEST(CudaPlanner, FocusPlanMeasureAndWisdomChooseTheAzimuthFft) {
+  REQUIRE_GPU();
+  const ParamsFile p = default_scene();
+  const ComplexImage raw = simulate(p.radar, *p.scene);
+  const std::string dir = test::temp_dir("focus_wisdom");
+  FocusOptions o = cuda_options();
+  o.fft_planning = FftPlanning::measure;
+  o.wisdom_path = dir + "/wisdom.json";
+  const Plan first = make_plan(p.radar, raw.lines(), raw.samples(), o);
+  EXPECT_NE(first.notes().find("--plan measure"), std::string::npos) << first.notes();
+  ASSERT_TRUE(std::filesystem::exists(o.wisdom_path));
+  const Plan second = make_plan(p.radar, raw.lines(), raw.samples(), o);
+  EXPECT_NE(second.notes().find("wisdom " + o.wisdom_path), std::string::npos) << second.notes();
+
+  FocusOptions oc;
+  oc.backend = Backend::cpu;
+  oc.precision = Precision::fp64;
+  oc.range_fft_size = first.range_fft_size();
+  const ComplexImage ref = focus_with(p.radar, view_of(raw), oc);
+  gpu::FftDesc key;
+  key.n = static_cast<int>(raw.lines());
+  key.batch = key.stride = static_cast<int>(first.range_fft_size());
+  key.dist = 1;
+  // The range FFT length pinned: with the wisdom file rewritten below, a re-measured length (1920 and
+  // 2048 time within noise of each other here) would key the azimuth FFTs differently.
+  o.range_fft_size = first.range_fft_size();
+  for (gpu::FftVariant v : {gpu::FftVariant::stockham16, gpu::FftVariant::cufft}) {
+    std::filesystem::remove(o.wisdom_path);
+    gpu::FftWisdom w(o.wisdom_path);
+    w.remember(cuda::devices().at(0).name, key, v, 1.0);
+    w.save();
+    const ComplexImage slc = focus_with(p.radar, view_of(raw), o);
+    Plan plan = make_plan(p.radar, raw.lines(), raw.samples(), o);
+    const char* name = v == gpu::FftVariant::stockham16 ? "own column kernel" : "cuFFT (strided)";
+    EXPECT_NE(plan.notes().find(name), std::string::npos) << plan.notes();
+    const double e = relative_l2(slc, ref);
+    std::printf("azimuth FFTs by %s: relative L2 vs CPU fp64 %.3e\n", name, e);
+    EXPECT_LT(e, 1e-5) << name;
+  }
+  std::filesystem::remove_all(dir);
+}
