@@ -81,8 +81,7 @@ void add_bench(CLI::App& app) {
       std::cout << bench_cuda(copt);
       return;
     }
-    if (planning == "measure") opt.fft_planning = FftPlanning::measure;
-    else if (planning != "estimate") throw Error("--plan: expected estimate or measure");
+    opt.fft_planning = parse_fft_planning(planning);
     std::cout << bench_cpu(opt);
   });
 }

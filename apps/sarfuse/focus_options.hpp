@@ -72,9 +72,7 @@ struct FocusArgs {
     if (!max_gpu_memory.empty()) o.max_gpu_memory_bytes = parse_byte_size(max_gpu_memory, "--max-gpu-memory");
     if (azimuth != "linear" && azimuth != "circular")
       throw Error("--azimuth: expected linear or circular (got '" + azimuth + "')");
-    if (fft_planning == "estimate") o.fft_planning = FftPlanning::estimate;
-    else if (fft_planning == "measure") o.fft_planning = FftPlanning::measure;
-    else throw Error("--plan: expected estimate or measure (got '" + fft_planning + "')");
+    o.fft_planning = parse_fft_planning(fft_planning);
     o.wisdom_path = wisdom;
     return o;
   }

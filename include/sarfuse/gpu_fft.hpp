@@ -88,14 +88,4 @@ class FftPlan {
   std::unique_ptr<Impl> impl_;
 };
 
-// `sarfuse bench fft`: every variant and cuFFT, every power of two 256..16384 and three
-// non-powers of two (1536, 6000, 7680), batch so the data is >= min_bytes: time
-// (CUDA events, median), GFLOPS (5 N log2 N), GB/s, relative L2 vs float64, ratio to cuFFT.
-struct FftBenchOptions {
-  int repeats = 20;
-  std::size_t min_bytes = std::size_t{512} << 20;
-  std::string json_path;
-};
-std::string bench_fft(const FftBenchOptions& options);
-
 }  // namespace sarfuse::gpu

@@ -165,6 +165,8 @@ std::vector<DeviceInfo> cuda_devices();
 Backend parse_backend(const std::string& s);
 Precision parse_precision(const std::string& s);
 SrcMode parse_src_mode(const std::string& s);
+FftPlanning parse_fft_planning(const std::string& s);  // "estimate" or "measure"
+const char* to_string(FftPlanning p);
 
 // The smallest size >= n of the form 2^a 3^b 5^c 7^d (fast for FFTW and for our GPU kernels).
 std::size_t fft_friendly_size(std::size_t n);

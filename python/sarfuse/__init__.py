@@ -44,7 +44,7 @@ def _radar_from_dict(d: dict) -> RadarParams:
     if not isinstance(d, dict):
         raise ValueError(f"RadarParams.from_dict: expected a dict, got {type(d).__name__}")
     whole = d if "radar" in d else {"radar": d}
-    radar, _ = _sarfuse._parse_params(_json.dumps(whole), "dict")
+    radar, _ = _sarfuse._parse_params(whole, "dict")
     return radar
 
 
@@ -55,7 +55,7 @@ def _radar_from_json(path: str | _os.PathLike) -> RadarParams:
 
 
 def _radar_to_dict(self: RadarParams) -> dict:
-    return _json.loads(_sarfuse._params_json(self))["radar"]
+    return _sarfuse._params_dict(self)["radar"]
 
 
 def _radar_repr(self: RadarParams) -> str:
@@ -79,7 +79,7 @@ def _scene_object(radar: RadarParams, scene):
         return s
     if isinstance(scene, dict):
         whole = {"radar": radar.to_dict(), "scene": scene}
-        _, s = _sarfuse._parse_params(_json.dumps(whole), "scene dict")
+        _, s = _sarfuse._parse_params(whole, "scene dict")
         return s
     if isinstance(scene, _sarfuse._Scene):
         return scene
@@ -87,7 +87,7 @@ def _scene_object(radar: RadarParams, scene):
 
 
 def _scene_to_dict(radar: RadarParams, scene) -> dict:
-    return _json.loads(_sarfuse._params_json(radar, scene))["scene"]
+    return _sarfuse._params_dict(radar, scene)["scene"]
 
 
 def default_scene() -> tuple[RadarParams, dict]:
@@ -106,7 +106,7 @@ def save_params(path: str | _os.PathLike, params: RadarParams, scene=None) -> No
     """Writes a parameters file (the CLI's --params format): params, and the scene dict if given."""
     _check_params(params)
     s = _scene_object(params, scene)
-    text = _json.dumps(_json.loads(_sarfuse._params_json(params, s)), indent=2) + "\n"
+    text = _json.dumps(_sarfuse._params_dict(params, s), indent=2) + "\n"
     with open(_os.fspath(path), "w", encoding="utf-8") as f:
         f.write(text)
 
@@ -221,7 +221,7 @@ def analyze(slc: _np.ndarray, params: RadarParams, targets=None, peaks: int = 5,
             targets = dict(targets, azimuth_lines=a.shape[0], range_samples=a.shape[1])
         scene = _scene_object(params, targets)
     eta = float("nan") if eta_first_s is None else float(eta_first_s)
-    return _json.loads(_sarfuse._analyze(a, params, scene, int(peaks), eta))["targets"]
+    return _sarfuse._analyze(a, params, scene, int(peaks), eta)["targets"]
 
 
 def estimate_doppler(raw, params: RadarParams, range_blocks: int = 16, degree: int = 1, ambiguity: int | None = None,
@@ -235,8 +235,8 @@ def estimate_doppler(raw, params: RadarParams, range_blocks: int = 16, degree: i
     _check_params(params)
     if azimuth not in ("linear", "circular"):
         raise ValueError(f"estimate_doppler: azimuth must be 'linear' or 'circular' (got {azimuth!r})")
-    return _json.loads(_sarfuse._estimate_doppler(params, _raw_array(raw), int(range_blocks), int(degree), ambiguity,
-                                                  str(check), azimuth == "circular"))
+    return (_sarfuse._estimate_doppler(params, _raw_array(raw), int(range_blocks), int(degree), ambiguity,
+                                         str(check), azimuth == "circular"))
 
 
 def focus_file(raw, params, output=None, **options):
@@ -250,11 +250,11 @@ def focus_file(raw, params, output=None, **options):
     compression="fast", azimuth="circular", png="q.png", doppler="auto", dc_offset=True."""
     paths = [raw] if isinstance(raw, (str, _os.PathLike)) else list(raw)
     args = [_os.fspath(p) for p in paths]
-    params_json = None
+    params_dict = None
     if isinstance(params, dict):
-        params_json = _json.dumps(params if "radar" in params else {"radar": params})
+        params_dict = params if "radar" in params else {"radar": params}
     elif isinstance(params, RadarParams):
-        params_json = _sarfuse._params_json(params)
+        params_dict = _sarfuse._params_dict(params)
     else:
         args += ["--params", _os.fspath(params)]
     if output is not None:
@@ -267,5 +267,5 @@ def focus_file(raw, params, output=None, **options):
             continue
         else:
             args += [flag, _os.fspath(value) if isinstance(value, _os.PathLike) else str(value)]
-    reports = [_json.loads(r) for r in _sarfuse._focus_file(args, params_json)]
+    reports = _sarfuse._focus_file(args, params_dict)
     return reports[0] if isinstance(raw, (str, _os.PathLike)) else reports

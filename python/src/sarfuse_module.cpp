@@ -1,6 +1,7 @@
 // sarfuse._sarfuse: the library seen from Python (pybind11). The Python package (python/sarfuse)
 // wraps this with the documented API; this file only converts types, moves results into numpy arrays
 // without copies, releases the GIL while focusing and simulating, and maps errors to exceptions.
+#include <nlohmann/json.hpp>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -29,6 +30,57 @@ namespace py = pybind11;
 using namespace sarfuse;
 
 namespace {
+
+// The library's JSON values as Python objects and back: dicts, lists, str, int, float, bool, None.
+// (Python never sees JSON text: the library's records arrive as dicts.)
+py::object to_python(const nlohmann::json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::object: {
+      py::dict d;
+      for (const auto& [k, v] : j.items()) d[py::str(k)] = to_python(v);
+      return std::move(d);
+    }
+    case nlohmann::json::value_t::array: {
+      py::list l;
+      for (const auto& v : j) l.append(to_python(v));
+      return std::move(l);
+    }
+    case nlohmann::json::value_t::string: return py::str(j.get<std::string>());
+    case nlohmann::json::value_t::boolean: return py::bool_(j.get<bool>());
+    case nlohmann::json::value_t::number_integer: return py::int_(j.get<long long>());
+    case nlohmann::json::value_t::number_unsigned: return py::int_(j.get<unsigned long long>());
+    case nlohmann::json::value_t::number_float: return py::float_(j.get<double>());
+    default: return py::none();
+  }
+}
+
+nlohmann::json from_python(py::handle o, const std::string& where) {
+  if (o.is_none()) return nullptr;
+  if (py::isinstance<py::bool_>(o)) return o.cast<bool>();
+  if (py::isinstance<py::int_>(o)) return o.cast<long long>();
+  if (py::isinstance<py::float_>(o)) return o.cast<double>();
+  if (py::isinstance<py::str>(o)) return o.cast<std::string>();
+  if (py::isinstance<py::dict>(o)) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [k, v] : o.cast<py::dict>()) {
+      const std::string key = py::str(k);
+      j[key] = from_python(v, where + "." + key);
+    }
+    return j;
+  }
+  if (py::isinstance<py::list>(o) || py::isinstance<py::tuple>(o)) {
+    nlohmann::json j = nlohmann::json::array();
+    std::size_t i = 0;
+    for (const auto& v : o) j.push_back(from_python(v, where + "[" + std::to_string(i++) + "]"));
+    return j;
+  }
+  try {  // numpy scalars and other numbers
+    return o.cast<double>();
+  } catch (const py::cast_error&) {
+    throw Error(where + ": expected a number, string, bool, list or dict (got " +
+                std::string(py::str(o.get_type().attr("__name__"))) + ")");
+  }
+}
 
 // A complex image handed to numpy: the array's base owns the image, so no copy is made.
 py::array_t<std::complex<float>> to_numpy(ComplexImage&& img) {
@@ -150,18 +202,18 @@ PYBIND11_MODULE(_sarfuse, m) {
       .def_readonly("azimuth_lines", &SceneParams::azimuth_lines)
       .def_readonly("range_samples", &SceneParams::range_samples);
 
-  // {"radar": {...}, "scene": {...}} as JSON text <-> (RadarParams, scene or None).
-  m.def("_parse_params", [](const std::string& text, const std::string& source) {
-    const ParamsFile p = parse_params(text, source);
+  // {"radar": {...}, "scene": {...}} as a dict <-> (RadarParams, scene or None).
+  m.def("_parse_params", [](const py::dict& params, const std::string& source) {
+    const ParamsFile p = parse_params(from_python(params, source).dump(), source);
     return py::make_tuple(p.radar, p.scene ? py::cast(*p.scene) : py::none());
   });
   m.def("_load_params", [](const std::string& path) {
     const ParamsFile p = load_params(path);
     return py::make_tuple(p.radar, p.scene ? py::cast(*p.scene) : py::none());
   });
-  m.def("_params_json", [](const RadarParams& r, std::optional<SceneParams> scene) {
+  m.def("_params_dict", [](const RadarParams& r, std::optional<SceneParams> scene) {
     ParamsFile p{r, scene};
-    return to_json_text(p, -1);
+    return to_python(nlohmann::json::parse(to_json_text(p, -1)));
   }, py::arg("radar"), py::arg("scene") = std::nullopt);
   m.def("_validate", [](const RadarParams& r, const std::string& source) { validate(r, source); });
   m.def("_default_scene", [] {
@@ -194,9 +246,11 @@ PYBIND11_MODULE(_sarfuse, m) {
           }
         }
         else if (key == "fft_planning") {
-          if (value == "estimate") o.fft_planning = FftPlanning::estimate;
-          else if (value == "measure") o.fft_planning = FftPlanning::measure;
-          else throw Error("fft_planning: expected estimate or measure (got '" + value + "')");
+          try {
+            o.fft_planning = parse_fft_planning(value);
+          } catch (const Error& e) {
+            throw Error("fft_planning: expected estimate or measure (got '" + value + "')");
+          }
         } else if (key == "wisdom") {
           o.wisdom_path = value;
         } else {
@@ -258,7 +312,7 @@ PYBIND11_MODULE(_sarfuse, m) {
       py::gil_scoped_release unlocked;
       q = targets ? analyze_targets(img, r, targets->targets, o) : analyze_peaks(img, r, peaks, o);
     }
-    return quality_to_json(q, -1);
+    return to_python(nlohmann::json::parse(quality_to_json(q, -1)));
   });
   m.def("_estimate_doppler", [](const RadarParams& r, const py::array& raw, int blocks, int degree,
                                 std::optional<int> ambiguity, const std::string& check, bool circular) {
@@ -275,7 +329,7 @@ PYBIND11_MODULE(_sarfuse, m) {
       py::gil_scoped_release unlocked;
       e = estimate_doppler(r, v, o);
     }
-    return doppler_to_json(e, -1);
+    return to_python(nlohmann::json::parse(doppler_to_json(e, -1)));
   });
   m.def("devices", [] {
     py::list out;
@@ -291,9 +345,17 @@ PYBIND11_MODULE(_sarfuse, m) {
     return out;
   }, "CUDA devices this build can use: a list of dicts (empty without the CUDA backend or a device).");
 
-  m.def("_focus_file", [](const std::vector<std::string>& args, std::optional<std::string> params_json) {
-    py::gil_scoped_release unlocked;
-    return cli::focus_command_reports(args, params_json);
+  m.def("_focus_file", [](const std::vector<std::string>& args, std::optional<py::dict> params) {
+    std::optional<std::string> params_json;
+    if (params) params_json = from_python(*params, "params").dump();
+    std::vector<std::string> reports;
+    {
+      py::gil_scoped_release unlocked;
+      reports = cli::focus_command_reports(args, params_json);
+    }
+    py::list out;
+    for (const std::string& r : reports) out.append(to_python(nlohmann::json::parse(r)));
+    return out;
   });
   m.def("_cli_main", [](std::vector<std::string> args) {
     std::vector<char*> argv;

@@ -109,7 +109,7 @@ std::string bench_cpu(const BenchOptions& o) {
                 "sarfuse bench: CPU backend, %zu x %zu (range FFT %zu), %s, %d threads, FFTW planning %s, "
                 "median of %d after a warm-up\nplan time %.3f s\n\n",
                 na, nr, nfft, "fp32", threads,
-                o.fft_planning == FftPlanning::measure ? "measure" : "estimate", o.repeats, plan_s);
+                to_string(o.fft_planning), o.repeats, plan_s);
   out << line;
   std::snprintf(line, sizeof line, "%-38s %9s %7s %14s %14s\n", "stage", "time ms", "GB/s", "FFT floor ms",
                 "FFTW rowmaj ms");

@@ -1,4 +1,4 @@
-// bench --backend cuda in a build without the CUDA backend.
+// bench --backend cuda and bench fft in a build without the CUDA backend.
 #include "bench/bench.hpp"
 #include "sarfuse/error.hpp"
 
@@ -9,3 +9,11 @@ std::string bench_cuda(const CudaBenchOptions&) {
 }
 
 }  // namespace sarfuse
+
+namespace sarfuse::gpu {
+
+std::string bench_fft(const FftBenchOptions&) {
+  throw Error("bench fft: this build has no CUDA backend (nvcc was not found at build time)");
+}
+
+}  // namespace sarfuse::gpu

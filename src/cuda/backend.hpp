@@ -1,6 +1,7 @@
 // The CUDA backend as the rest of the library sees it (plain C++: no CUDA headers).
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "plan/plan_impl.hpp"
@@ -22,6 +23,8 @@ std::size_t smallest_nice_length(std::size_t linear, const FocusOptions& resolve
 // faster, remembers it in the wisdom file (options.wisdom_path; "-": none) and says so in *note.
 std::size_t measure_range_fft_length(const RadarParams& radar, std::size_t lines, std::size_t samples,
                                      const FocusOptions& resolved_options, std::string* note);
+// The nice lengths the row kernels are compiled for, as text for messages.
+std::string nice_sizes_text();
 // Whether the chain runs a range FFT of n points (a power of two >= 256, or a nice length as above).
 bool range_length_runs(std::size_t n, const FocusOptions& resolved_options);
 std::size_t required_device_bytes(std::size_t lines, std::size_t samples, std::size_t nfft,

@@ -111,4 +111,12 @@ SrcMode parse_src_mode(const std::string& s) {
   throw Error("--src: expected auto, on or off (got '" + s + "')");
 }
 
+FftPlanning parse_fft_planning(const std::string& s) {
+  if (s == "estimate") return FftPlanning::estimate;
+  if (s == "measure") return FftPlanning::measure;
+  throw Error("--plan: expected estimate or measure (got '" + s + "')");
+}
+
+const char* to_string(FftPlanning p) { return p == FftPlanning::measure ? "measure" : "estimate"; }
+
 }  // namespace sarfuse

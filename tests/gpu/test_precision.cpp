@@ -1,9 +1,9 @@
 // --precision fp16-storage / fp16 / tf32x3 on the GPU against fp64.
 #include "gpu/gpu_test_util.hpp"
 
-// The quality table for the precision modes: the 5-target scene (20 dB noise), each GPU mode
+// The quality table for the precision modes (docs/performance.md): the 5-target scene (20 dB noise), each GPU mode
 // against the CPU in fp64 with the same range FFT. fp16-storage and fp16: every target's SNR within
-// 0.05 dB (the bound), PSLR / ISLR within 0.1 dB, positions within 0.02 px; the image within
+// 0.05 dB, PSLR / ISLR within 0.1 dB, positions within 0.02 px; the image within
 // 2e-3 (FP16 keeps 11 significant bits; three stored stages), 5e-3 with FP16 butterflies.
 TEST(CudaPrecision, Fp16StorageFiveTargetsMatchFp64) {
   REQUIRE_GPU();
@@ -169,7 +169,7 @@ TEST(CudaPrecision, Fp16StorageRefusesWhatItCannotRun) {
   EXPECT_THROW(make_plan(p.radar, 1024, 1024, o), Error);
 }
 
-// The real-data row of the precision table: RADARSAT-1 scene5 in azimuth blocks of 2048 lines
+// The real-data row of the precision table: RADARSAT-1 scene5 in azimuth blocks of 2048 lines
 // (fp16-storage needs a power-of-two line count), each GPU mode against the CPU in fp64 with the same
 // blocks and range FFT.
 TEST(CudaPrecision, Scene5Fp16StorageAgainstFp64) {

@@ -25,7 +25,7 @@ ComplexImage focus(const RadarParams& radar, const ComplexImage& raw, FocusOptio
 
 double wrapped_deg(double a) { return std::remainder(a, 2 * M_PI) * 180 / M_PI; }
 
-// The uniform-aperture checks of the issue: position 0.05 px, phase 1 degree, PSLR 0.3 dB of -13.26,
+// The uniform-aperture checks: position 0.05 px, phase 1 degree, PSLR 0.3 dB of -13.26,
 // ISLR 0.5 dB of the sinc's, 3 dB widths 5 % of 0.886 / bandwidth, peak gain as derived in docs.
 void expect_textbook_responses(const ParamsFile& p, const ComplexImage& slc, const Window& range_window = {}) {
   const auto q = analyze_targets(slc, p.radar, p.scene->targets);

@@ -51,7 +51,7 @@ TEST(FftMath, OddRadixDftsMatchTheDefinition) {
 
 static std::vector<Cx<float>> emulate_schedule(const std::vector<std::complex<double>>& x, const std::vector<int>& radices);
 
-// Mixed radix (the FFT-family issue's non-power-of-two sizes): the Stockham index and twiddle math is
+// Mixed radix (the non-power-of-two sizes): the Stockham index and twiddle math is
 // radix-generic, so the same schedule with 3/5/7 passes gives the DFT; emulated in float.
 TEST(FftMath, MixedRadixStockhamMatchesFloat64) {
   for (int n : {7680, 1536, 6000, 4704, 10125, 3 * 5 * 7 * 16}) {

@@ -148,9 +148,6 @@ void FftPlan::execute(const std::complex<float>*, std::complex<float>*, void*) c
 FftVariant FftPlan::variant() const { return FftVariant::automatic; }
 const FftDesc& FftPlan::desc() const { throw Error("GPU FFT plans: no CUDA backend"); }
 const std::string& FftPlan::how_chosen() const { throw Error("GPU FFT plans: no CUDA backend"); }
-std::string bench_fft(const FftBenchOptions&) {
-  throw Error("bench fft: this build has no CUDA backend (nvcc was not found at build time)");
-}
 #endif
 
 }  // namespace sarfuse::gpu

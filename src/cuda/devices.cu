@@ -1,0 +1,33 @@
+// The CUDA devices this build sees, and the context of device 0.
+#include <cuda_runtime.h>
+
+#include "cuda/backend.hpp"
+#include "cuda/check.hpp"
+
+namespace sarfuse::cuda {
+
+int device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // no driver or no device: not an error here
+    return 0;
+  }
+  return n;
+}
+
+bool initialize_device() {
+  if (device_count() == 0) return false;
+  return cudaFree(nullptr) == cudaSuccess;  // creates the primary context
+}
+
+std::vector<DeviceInfo> devices() {
+  std::vector<DeviceInfo> out;
+  for (int i = 0; i < device_count(); ++i) {
+    cudaDeviceProp p{};
+    SARFUSE_CUDA(cudaGetDeviceProperties(&p, i));
+    out.push_back({i, p.name, p.totalGlobalMem, p.major, p.minor, p.multiProcessorCount});
+  }
+  return out;
+}
+
+}  // namespace sarfuse::cuda
