@@ -1,0 +1,37 @@
+#include "cpu/range_compression.hpp"
+
+#include "core/filters.hpp"
+#include "core/raw_rows.hpp"
+#include "sarfuse/interrupt.hpp"
+
+namespace sarfuse::cpu {
+
+template <class T>
+RangeCompression<T>::RangeCompression(const RadarParams& radar, const FocusOptions& options, SceneRows<T>& scene) {
+  const auto hr = core::range_matched_filter(radar, scene.nfft, options.range_window);
+  filter_.resize(scene.nfft);
+  for (std::size_t m = 0; m < scene.nfft; ++m) filter_[m] = std::complex<T>(hr[m]);
+  std::complex<T>* row0 = scene.work.data();
+  forward_ = core::FftPlan<T>({static_cast<int>(scene.nfft)}, core::FftDirection::forward, row0, row0,
+                              options.fft_planning);
+}
+
+template <class T>
+void RangeCompression<T>::run(const RawView& raw, SceneRows<T>& scene) const {
+  const std::size_t nfft = scene.nfft;
+#pragma omp parallel for num_threads(scene.threads) schedule(static)
+  for (std::size_t i = 0; i < scene.lines; ++i) {
+    if (interrupted()) continue;
+    std::complex<T>* r = scene.row(i);
+    core::convert_row<T>(raw, i, r);
+    std::fill(r + scene.samples, r + nfft, std::complex<T>(0));
+    forward_.execute(r, r);
+    const std::complex<T>* h = filter_.data();
+    for (std::size_t m = 0; m < nfft; ++m) r[m] *= h[m];
+  }
+}
+
+template class RangeCompression<float>;
+template class RangeCompression<double>;
+
+}  // namespace sarfuse::cpu

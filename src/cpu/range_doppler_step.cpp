@@ -1,0 +1,161 @@
+#include "cpu/range_doppler_step.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "core/geometry.hpp"
+#include "sarfuse/interrupt.hpp"
+
+namespace sarfuse::cpu {
+
+namespace {
+
+// 16-byte SIMD vectors through the GCC/Clang vector extension.
+template <class T>
+struct Simd16;
+template <>
+struct Simd16<float> {
+  typedef float type __attribute__((vector_size(16)));
+};
+template <>
+struct Simd16<double> {
+  typedef double type __attribute__((vector_size(16)));
+};
+
+// sum_q x[q] w[q] on 16-byte vectors of interleaved (re, im): lanes alternate re/im, so the vector
+// sum splits into the real and imaginary results. GCC/Clang vector extensions keep this portable;
+// the default 8-tap kernel is unrolled at compile time.
+template <class T>
+struct SincSum {
+  using cplx = std::complex<T>;
+  using Vec = typename Simd16<T>::type;
+  static constexpr int kLanes = 16 / sizeof(T);
+  static cplx reduce(Vec acc) {
+    if constexpr (kLanes == 4) return {acc[0] + acc[2], acc[1] + acc[3]};
+    else return {acc[0], acc[1]};
+  }
+  // Taps > 0: the kernel length at compile time (the default 8, unrolled); 0: `taps` at run time.
+  template <int Taps>
+  static cplx interpolate(const cplx* x, const T* w2, int taps) {
+    const int n = Taps > 0 ? Taps : taps;
+    const T* xf = reinterpret_cast<const T*>(x);
+    Vec acc = {};
+    for (int i = 0; i < 2 * n; i += kLanes) {
+      Vec a, b;
+      std::memcpy(&a, xf + i, sizeof a);
+      std::memcpy(&b, w2 + i, sizeof b);
+      acc += a * b;
+    }
+    return reduce(acc);
+  }
+  // The row is circular: indices modulo nfft, as the linear convolution laid them out.
+  static cplx interpolate_wrapped(const cplx* x, long i0, const T* w2, int taps, long n) {
+    cplx acc(0);
+    for (int q = 0; q < taps; ++q) {
+      long idx = (i0 + q) % n;
+      if (idx < 0) idx += n;
+      acc += x[idx] * w2[2 * q];
+    }
+    return acc;
+  }
+};
+
+}  // namespace
+
+template <class T>
+RangeDopplerStep<T>::RangeDopplerStep(const RadarParams& radar, const FocusOptions& options, SceneRows<T>& scene)
+    : range_sampling_rate_hz_(radar.range_sampling_rate_hz) {
+  azimuth_ = core::azimuth_filter(radar, scene.lines, scene.samples, options.src == SrcMode::on,
+                                  options.azimuth_window, options.azimuth_bandwidth_hz);
+  sinc_ = core::make_sinc_table(options.rcmc_taps);
+  sinc_weights_.resize(2 * sinc_.weights.size());
+  for (std::size_t k = 0; k < sinc_.weights.size(); ++k)
+    sinc_weights_[2 * k] = sinc_weights_[2 * k + 1] = static_cast<T>(sinc_.weights[k]);
+  inverse_ = core::FftPlan<T>({static_cast<int>(scene.nfft)}, core::FftDirection::inverse, scene.work.data(),
+                              scene.scratch.data(), options.fft_planning);
+}
+
+template <class T>
+void RangeDopplerStep<T>::run(SceneRows<T>& scene) const {
+  constexpr int kPhasorBlock = SceneRows<T>::kPhasorBlock;
+  const std::size_t lines = scene.lines, samples = scene.samples, nfft = scene.nfft;
+  const double df = range_sampling_rate_hz_ / static_cast<double>(nfft);
+  const int taps = sinc_.taps;
+  const long n = static_cast<long>(nfft);
+  const double inv_lines = 1.0 / static_cast<double>(lines);
+#pragma omp parallel for num_threads(scene.threads) schedule(static)
+  for (std::size_t k = 0; k < lines; ++k) {
+    if (interrupted()) continue;
+    const core::DopplerRow& dr = azimuth_.rows[k];
+    cplx* r = scene.row(k);
+    if (dr.weight == 0.0) {
+      std::fill(r, r + samples, cplx(0));
+      continue;
+    }
+    if (dr.src_inverse_rate != 0.0) apply_src(r, dr.src_inverse_rate, df, nfft);
+    cplx* rc = scene.thread_scratch();
+    inverse_.execute(r, rc);
+
+    // Azimuth filter phasor exp(j (phase0 + step j)): exact float64 anchors every kPhasorBlock
+    // columns times a per-row table of step^m, so every factor is within ~2 ulp of exact and
+    // the inner loop has no serial dependency.
+    cplx* steps = rc + scene.stride;  // the thread's scratch row is followed by room for the table
+    std::complex<double> s = 1.0;
+    const std::complex<double> step = std::polar(1.0, dr.az_phase_step);
+    for (int m = 0; m < kPhasorBlock; ++m, s *= step) steps[m] = cplx(s);
+    // A range-dependent band weighs each column (AzimuthFilter); else the row's weight goes into the anchors.
+    const bool per_column = !azimuth_.column_shift.empty();
+    std::complex<double> anchor = std::polar(per_column ? 1.0 : dr.weight, dr.az_phase0);
+    const std::complex<double> block_step = std::polar(1.0, dr.az_phase_step * kPhasorBlock);
+    for (std::size_t j0 = 0; j0 < samples; j0 += kPhasorBlock) {
+      const cplx a(anchor);
+      const std::size_t j1 = std::min(samples, j0 + kPhasorBlock);
+      for (std::size_t j = j0; j < j1; ++j) {
+        const double p = dr.rcmc_offset + dr.rcmc_slope * static_cast<double>(j);
+        // p >= 0 (offset >= 0, slope >= 1): truncation is floor, without a libm call.
+        const double fl = static_cast<double>(static_cast<long>(p));
+        const long i0 = static_cast<long>(fl) - taps / 2 + 1;
+        double blend = 0;
+        const int sr = core::sinc_row_blend(p - fl, sinc_.fractions, blend);
+        const T* w0 = sinc_weights_.data() + 2 * static_cast<std::size_t>(sr) * taps;
+        const T* w1 = w0 + 2 * taps;
+        alignas(16) T w[2 * kMaxTaps];
+        const T tb = static_cast<T>(blend);
+        for (int q = 0; q < 2 * taps; ++q) w[q] = w0[q] + tb * (w1[q] - w0[q]);
+        const bool inside = i0 >= 0 && i0 + taps <= n;
+        const cplx acc = !inside ? SincSum<T>::interpolate_wrapped(rc, i0, w, taps, n)
+                         : taps == 8 ? SincSum<T>::template interpolate<8>(rc + i0, w, taps)
+                                     : SincSum<T>::template interpolate<0>(rc + i0, w, taps);
+        r[j] = acc * (a * steps[j - j0]);
+        if (per_column)
+          r[j] *= static_cast<T>(core::window_lerp(azimuth_.window.data(), core::AzimuthFilter::kWindowIntervals,
+                                                   dr.band_x - azimuth_.column_shift[j]) * inv_lines);
+      }
+      anchor *= block_step;
+    }
+  }
+}
+
+// x exp(-j pi f_r^2 q) over the range spectrum; the phase is quadratic in the bin index, so it is
+// advanced by a second-order float64 recurrence instead of a sincos per sample. Bins s and n-s
+// share |f_r| and hence the factor.
+template <class T>
+void RangeDopplerStep<T>::apply_src(cplx* r, double q, double df, std::size_t nfft) const {
+  const std::size_t half = nfft / 2;
+  const double a = -M_PI * q * df * df;  // phase(s) = a s^2
+  std::complex<double> z(1.0, 0.0);
+  std::complex<double> inc = std::polar(1.0, a);  // z(s+1)/z(s) at s = 0
+  const std::complex<double> inc2 = std::polar(1.0, 2.0 * a);
+  for (std::size_t s = 0; s <= half; ++s) {
+    const cplx f(z);
+    r[s] *= f;
+    if (s != 0 && s != nfft - s && nfft - s < nfft) r[nfft - s] *= f;
+    z *= inc;
+    inc *= inc2;
+  }
+}
+
+template class RangeDopplerStep<float>;
+template class RangeDopplerStep<double>;
+
+}  // namespace sarfuse::cpu

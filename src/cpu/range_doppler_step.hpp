@@ -1,0 +1,32 @@
+// CPU step 3, the range-Doppler step: per Doppler row, x SRC, range IFFT, RCMC (windowed-sinc
+// interpolation at the row's shift), x the azimuth filter; the constants from core/filters (float64).
+#pragma once
+#include <vector>
+
+#include "core/fft.hpp"
+#include "core/filters.hpp"
+#include "cpu/scene_rows.hpp"
+#include "sarfuse/plan.hpp"
+
+namespace sarfuse::cpu {
+
+template <class T>
+class RangeDopplerStep {
+ public:
+  static constexpr int kMaxTaps = 32;  // make_plan's bound on --rcmc-taps
+  RangeDopplerStep(const RadarParams& radar, const FocusOptions& options, SceneRows<T>& scene);
+  void run(SceneRows<T>& scene) const;
+  const std::string& note() const { return azimuth_.note; }
+
+ private:
+  using cplx = std::complex<T>;
+  void apply_src(cplx* r, double q, double df, std::size_t nfft) const;
+
+  double range_sampling_rate_hz_;
+  core::AzimuthFilter azimuth_;
+  core::SincTable sinc_;
+  std::vector<T> sinc_weights_;  // each weight twice, to multiply interleaved (re, im) samples as one vector
+  core::FftPlan<T> inverse_;
+};
+
+}  // namespace sarfuse::cpu
