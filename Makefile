@@ -9,6 +9,9 @@ DEBIAN_PACKAGES := cmake ninja-build g++ pkg-config libfftw3-dev libcli11-dev nl
                    libpng-dev libmatio-dev libgtest-dev libvkfft-dev libgdal-dev libhdf5-dev libdeflate-dev gdal-bin hdf5-tools \
                    python3-dev pybind11-dev python3-numpy python3-pytest python3-venv python3-pip
 
+MATHDX_VERSION := 25.6.0
+MATHDX_DIR := .deps/mathdx-$(MATHDX_VERSION)
+
 # Hardening (docs/reliability.md): the CPU suite under ASan + UBSan, and the reader fuzzers.
 FUZZ_RUNS ?= 6000
 FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-14-dev
@@ -31,6 +34,17 @@ deps:
 	  else \
 	    echo "missing Debian packages:$$missing"; echo "run: sudo apt-get install$$missing"; exit 1; \
 	  fi; \
+	fi
+	@# With CUDA: NVIDIA MathDx's headers (cuFFTDx, the bench's peer), from PyPI's nvidia-mathdx wheel,
+	@# unpacked into .deps/ (pip download only: nothing is installed into the system's Python).
+	@if [ -x /usr/local/cuda/bin/nvcc ] || command -v nvcc >/dev/null 2>&1; then \
+	  [ -f $(MATHDX_DIR)/mathdx/include/cufftdx.hpp ] || { \
+	    echo "fetching nvidia-mathdx $(MATHDX_VERSION) (cuFFTDx headers) from PyPI into .deps/"; \
+	    $(PYTHON) -m pip download --quiet --no-deps --dest .deps/wheel nvidia-mathdx==$(MATHDX_VERSION) && \
+	    $(PYTHON) -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])" \
+	      .deps/wheel/nvidia_mathdx-$(MATHDX_VERSION)-py3-none-any.whl .deps/unpacked && \
+	    rm -rf $(MATHDX_DIR) && mv .deps/unpacked/nvidia $(MATHDX_DIR) && rm -rf .deps/wheel .deps/unpacked; \
+	  } || echo "nvidia-mathdx unavailable: the bench's cuFFTDx peer is left out"; \
 	fi
 
 configure: deps

@@ -22,6 +22,7 @@
 #include "cuda/rda_cuda.hpp"
 #include "cuda/vkfft_conv.hpp"
 #include "bench/bench.hpp"
+#include "bench/cufftdx_range.hpp"
 #include "sarfuse/io.hpp"
 
 namespace sarfuse {
@@ -177,6 +178,39 @@ std::string bench_cuda(const CudaBenchOptions& o) {
         vkfft_unavailable = e.what();
       }
     }
+    // cufftdx: the same fusion from NVIDIA's device FFT library (circular: its lines are the scene's
+    // lines), every configuration built for this length timed, the fastest kept; its output checked
+    // against the fused kernel's (relative L2) on the same input, poisoned first.
+    double t_dx = std::nan(""), dx_l2 = std::nan("");
+    std::string dx_config, dx_unavailable;
+    std::vector<std::pair<std::string, double>> dx_all;
+    if (!o.circular) dx_unavailable = "circular mode only (--range-mode-circular): the peer reads the FFT length";
+    else if (!bench::have_cufftdx()) dx_unavailable = "built without MathDx's cuFFTDx headers";
+    else if (bench::cufftdx_range_configs(n).empty()) dx_unavailable = "no configuration built for this length";
+    else {
+      DeviceBuffer<float2> dx_out(scene);
+      for (const auto& cfg : bench::cufftdx_range_configs(n)) {
+        const double t = time_ms(o.repeats, s, [&](int i) { cfg.run(inputs[i % 3].get(), dx_out.get(), d_h.get(), a, s); });
+        dx_all.emplace_back(cfg.config, t);
+        if (std::isnan(t_dx) || t < t_dx) {
+          t_dx = t;
+          dx_config = cfg.config;
+          SARFUSE_CUDA(cudaMemsetAsync(dx_out.get(), 0xFF, dx_out.bytes(), s));  // NaN poison
+          cfg.run(inputs[0].get(), dx_out.get(), d_h.get(), a, s);
+          fused.run(SampleType::complex64, inputs[0].get(), a, c, d_out.get(), c, c, s);
+          SARFUSE_CUDA(cudaStreamSynchronize(s));
+          std::vector<float2> x(scene), y(scene);
+          SARFUSE_CUDA(cudaMemcpy(x.data(), dx_out.get(), scene * 8, cudaMemcpyDeviceToHost));
+          SARFUSE_CUDA(cudaMemcpy(y.data(), d_out.get(), scene * 8, cudaMemcpyDeviceToHost));
+          double num = 0, den = 0;
+          for (std::size_t k = 0; k < scene; ++k) {
+            num += std::pow(double(x[k].x) - y[k].x, 2) + std::pow(double(x[k].y) - y[k].y, 2);
+            den += double(y[k].x) * y[k].x + double(y[k].y) * y[k].y;
+          }
+          dx_l2 = std::sqrt(num / den);  // NaN where a sample was left unwritten
+        }
+      }
+    }
     // The cuFFT pair alone (no padding copy, no multiply): the vendor FFT floor at this length.
     const double t_cufft_pair = time_ms(o.repeats, s, [&](int) {
       SARFUSE_CUFFT(cufftExecC2C(p, pc, pc, CUFFT_FORWARD));
@@ -212,6 +246,20 @@ std::string bench_cuda(const CudaBenchOptions& o) {
     else
       std::snprintf(line, sizeof line, "  %-38s unavailable: %s\n", "vkfft-conv", vkfft_unavailable.c_str());
     out << line;
+    if (dx_unavailable.empty()) {
+      const double dx_gbs = bytes / (t_dx * 1e-3) / 1e9;
+      std::snprintf(line, sizeof line,
+                    "  %-38s %9.3f ms %8.0f GB/s   fused is %.2fx faster (%s; rel. L2 vs fused %.1e)\n",
+                    "cufftdx (one kernel: FFT, x H, IFFT)", t_dx, dx_gbs, t_dx / t_fused, dx_config.c_str(), dx_l2);
+      out << line;
+      for (const auto& [cfg, t] : dx_all) {
+        std::snprintf(line, sizeof line, "    cufftdx %-48s %9.3f ms\n", cfg.c_str(), t);
+        out << line;
+      }
+    } else {
+      std::snprintf(line, sizeof line, "  %-38s unavailable: %s\n", "cufftdx", dx_unavailable.c_str());
+      out << line;
+    }
     std::snprintf(line, sizeof line, "  %-38s %9.3f ms   (cuFFT forward + inverse only)\n\n", "cufft FFT+IFFT alone",
                   t_cufft_pair);
     out << line;
@@ -233,7 +281,11 @@ std::string bench_cuda(const CudaBenchOptions& o) {
                                 }()},
                                {"vkfft_conv_ms", std::isnan(t_vkfft) ? nlohmann::json() : nlohmann::json(t_vkfft)},
                                {"vkfft_alone_ms", std::isnan(t_vkfft_alone) ? nlohmann::json() : nlohmann::json(t_vkfft_alone)},
-                               {"speedup_vs_vkfft_alone", t_vkfft_alone / t_fused}};
+                               {"speedup_vs_vkfft_alone", t_vkfft_alone / t_fused},
+                               {"cufftdx_ms", std::isnan(t_dx) ? nlohmann::json() : nlohmann::json(t_dx)},
+                               {"cufftdx_config", dx_config},
+                               {"cufftdx_rel_l2_vs_fused", std::isnan(dx_l2) ? nlohmann::json() : nlohmann::json(dx_l2)},
+                               {"speedup_vs_cufftdx", t_dx / t_fused}};
   }
 
   // ---- whole RDA, fused vs cufft-unfused ----
