@@ -1,4 +1,6 @@
-// `sarfuse bench --backend cuda`: speed only (the GPU tests check correctness).
+// `sarfuse bench --backend cuda`: speed only (the GPU tests check correctness). One file of about 600
+// lines on purpose: one report whose sections (range compression and its peers, the chains, the
+// precision modes, host transfers) share the scene's device buffers, the timing helper and the JSON.
 #include <cuda_runtime.h>
 #include <cufft.h>
 
