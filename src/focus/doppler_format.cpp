@@ -21,7 +21,7 @@ DopplerCheck parse_doppler_check(const std::string& s) {
   if (s == "auto") return DopplerCheck::when_unsure;
   if (s == "always") return DopplerCheck::always;
   if (s == "never") return DopplerCheck::never;
-  throw Error("Doppler check '" + s + "': expected auto, always or never");
+  throw Error("--doppler-check: expected auto, always or never (got '" + s + "')");
 }
 
 std::string DopplerEstimate::warning() const {
