@@ -22,7 +22,7 @@
 #include "cuda/range_compress.hpp"
 #include "cuda/rda_cuda.hpp"
 #include "cuda/vkfft_conv.hpp"
-#include "integration/scenes.hpp"
+#include "scenes.hpp"
 #include "sarfuse/blocks.hpp"
 #include "sarfuse/gpu_fft.hpp"
 #include "sarfuse/io.hpp"

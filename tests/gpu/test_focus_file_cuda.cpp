@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "integration/scenes.hpp"
+#include "scenes.hpp"
 #include "sarfuse/focus_file.hpp"
 #include "sarfuse/io.hpp"
 #include "sarfuse/plan.hpp"

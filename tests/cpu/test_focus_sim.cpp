@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "integration/scenes.hpp"
+#include "scenes.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/plan.hpp"
 #include "sarfuse/quality.hpp"

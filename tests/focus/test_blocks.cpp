@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "integration/scenes.hpp"
+#include "scenes.hpp"
 #include "sarfuse/blocks.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/plan.hpp"

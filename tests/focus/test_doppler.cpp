@@ -5,7 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "integration/scenes.hpp"
+#include "scenes.hpp"
 #include "sarfuse/doppler.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/io.hpp"

@@ -13,7 +13,7 @@
 #include <random>
 #include <sstream>
 
-#include "integration/scenes.hpp"
+#include "scenes.hpp"
 #include "io/sample_encoding.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/focus_file.hpp"
