@@ -197,12 +197,14 @@ std::string bench_cuda(const CudaBenchOptions& o) {
     double t_dx = std::nan(""), dx_l2 = std::nan("");
     std::string dx_config, dx_unavailable;
     std::vector<std::pair<std::string, double>> dx_all;
+    const std::vector<bench::CufftdxRange> dx_configs = o.circular ? bench::cufftdx_range_configs(n)
+                                                                   : std::vector<bench::CufftdxRange>{};
     if (!o.circular) dx_unavailable = "circular mode only (--range-mode-circular): the peer reads the FFT length";
     else if (!bench::have_cufftdx()) dx_unavailable = "built without MathDx's cuFFTDx headers";
-    else if (bench::cufftdx_range_configs(n).empty()) dx_unavailable = "no configuration built for this length";
+    else if (dx_configs.empty()) dx_unavailable = "no configuration built for this length";
     else {
       DeviceBuffer<float2> dx_out(scene);
-      for (const auto& cfg : bench::cufftdx_range_configs(n)) {
+      for (const auto& cfg : dx_configs) {
         const double t = time_ms(o.repeats, s, [&](int i) { cfg.run(inputs[i % 3].get(), dx_out.get(), d_h.get(), a, s); });
         dx_all.emplace_back(cfg.config, t);
         if (std::isnan(t_dx) || t < t_dx) {

@@ -262,18 +262,15 @@ DopplerEstimate estimate_doppler(const RadarParams& radar, const RawView& raw, c
     const double span = std::min(kRefineSpan * prf, 4 * e.fractional_sigma_hz);
     double lo = frac - span, hi = frac + span;
     const bool refine = e.fractional_sigma_hz > kSureFraction * prf;
-    const bool circular = !refine || o.circular || [&] {
-      const auto a = doppler::patch_rows_span(patch, with_fraction(lo, e.ambiguity), o);
-      const auto b = doppler::patch_rows_span(patch, with_fraction(hi, e.ambiguity), o);
-      return a.first > a.second || b.first > b.second || std::max(a.first, b.first) >= std::min(a.second, b.second);
-    }();
+    // Linear: the rows both ends of the window give (circular when there are none, or refinement is off).
     double eta_from = 0, eta_to = 0;
-    if (!circular) {
+    if (refine && !o.circular) {
       const auto a = doppler::patch_rows_span(patch, with_fraction(lo, e.ambiguity), o);
       const auto b = doppler::patch_rows_span(patch, with_fraction(hi, e.ambiguity), o);
       eta_from = std::max(a.first, b.first);
       eta_to = std::min(a.second, b.second);
     }
+    const bool circular = !refine || o.circular || eta_from >= eta_to;
     auto sharpness = [&](double fraction) {
       ++e.patch.focuses;
       return doppler::patch_sharpness(patch, with_fraction(fraction, e.ambiguity), o, circular, eta_from, eta_to);

@@ -31,7 +31,6 @@ std::string DopplerEstimate::warning() const {
   std::snprintf(buf, sizeof buf, "the Doppler ambiguity is uncertain (confidence %.2f): chose %d (%.1f Hz, by %s)", confidence,
                 ambiguity, centroid_hz, ambiguity_source.c_str());
   s << buf;
-  const double prf = ambiguity == 0 ? centroid_hz - fractional_hz : (centroid_hz - fractional_hz) / ambiguity;
   bool first = true;
   for (const Candidate& c : candidates)
     if (c.ambiguity != ambiguity) {
@@ -44,7 +43,6 @@ std::string DopplerEstimate::warning() const {
     std::snprintf(buf, sizeof buf, "; MLCC says %.1f Hz, MLBF %.1f Hz", mlcc_centroid_hz, mlbf_centroid_hz);
     s << buf;
   }
-  (void)prf;
   s << "; force one with --doppler-ambiguity N (centroid = fraction + N x PRF)";
   return s.str();
 }

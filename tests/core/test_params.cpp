@@ -70,3 +70,19 @@ TEST(Params, SceneWithoutApertureNeedsAnAntenna) {
   s = replace(s, "\"antenna_length_m\": 2.0", "\"antenna_length_m\": 0");
   EXPECT_NE(error_of(s).find("radar.antenna_length_m"), std::string::npos);
 }
+
+// scene.clutter_db: a finite level in range, only with the antenna pattern; kept through the JSON.
+TEST(Params, SceneClutterIsCheckedAndKept) {
+  const std::string with = replace(kValid, "\"aperture_s\": 0.8,", "\"clutter_db\": -10,");
+  const ParamsFile p = parse_params(with, "P.json");
+  ASSERT_TRUE(p.scene->clutter_db.has_value());
+  EXPECT_DOUBLE_EQ(*p.scene->clutter_db, -10);
+  EXPECT_DOUBLE_EQ(*parse_params(to_json_text(p), "again").scene->clutter_db, -10);
+  EXPECT_NE(error_of(replace(kValid, "\"aperture_s\": 0.8,", "\"clutter_db\": 500,")).find("scene.clutter_db: must be in [-200, 100]"),
+            std::string::npos);
+  EXPECT_NE(error_of(replace(kValid, "\"aperture_s\": 0.8,", "\"clutter_db\": \"loud\",")).find("scene.clutter_db"),
+            std::string::npos);
+  EXPECT_NE(error_of(replace(kValid, "\"aperture_s\": 0.8,", "\"aperture_s\": 0.8, \"clutter_db\": 0,"))
+                .find("scene.clutter_db: needs the antenna pattern"),
+            std::string::npos);
+}
