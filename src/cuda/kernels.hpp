@@ -27,7 +27,7 @@ void launch_range_compress_fused(int nfft, SampleType type, const void* raw, int
                                  int out_pitch, cudaStream_t stream);
 
 // Four-step range compression of lines of N = n1 x n2 points (n1 in 2..16, n2 a one-block size), three
-// passes over `scratch` (lines x N): see range_kernels.cu. `filter` is n1 rows of n2 (the filter
+// passes over `scratch` (lines x N): see range_compress_kernels.cu. `filter` is n1 rows of n2 (the filter
 // permuted: row k1, column k2 holds H[k1 + n1 k2]); tw_n the table for N, tw_n2 the one for n2.
 void launch_four_step_columns_in(int n1, int n2, SampleType type, const void* raw, int lines, int nr,
                                  const float2* tw_n, float2* scratch, cudaStream_t stream);

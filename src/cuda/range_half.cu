@@ -1,21 +1,20 @@
-// Passes 1 and 3 with FP16 storage (--precision fp16-storage / fp16; fp16-storage also at the nice lengths).
-#include "cuda/row_kernels.cuh"
+// Passes 1 and 3 with FP16 storage (precision fp16-storage / fp16; fp16-storage also at the nice lengths).
+#include "cuda/range_pass_kernels.cuh"
 
 namespace sarfuse::cuda {
 
 void launch_range_spectrum_half(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
                                 const float2* tw, __half2* out, float* row_factor, unsigned* max_bits, bool half_math,
                                 cudaStream_t stream) {
-  dispatch_row_size(nfft, [&]<int N>() {
-    dispatch_type(type, [&]<SampleType S>() {
-      auto go = [&]<bool H>() {
-        const void* k = reinterpret_cast<const void*>(&range_kernel<N, S, false, __half2, H>);
-        set_smem<N>(k);
-        range_kernel<N, S, false, __half2, H><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
-            raw, lines, nr, filter, tw, out, N, N, row_factor, max_bits);
+  steps::dispatch_row_size(nfft, [&]<int N>() {
+    steps::dispatch_type(type, [&]<SampleType S>() {
+      steps::with_butterflies<N, steps::Fp16Butterflies>(half_math, [&]<class B>() {
+        const auto kernel = &range_spectrum_kernel<N, S, B, steps::Fp16Rows>;
+        steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
+        kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+            raw, lines, nr, filter, tw, out, row_factor, max_bits);
         SARFUSE_LAUNCHED("range_spectrum_half");
-      };
-      with_half_math_flag<N>(half_math, go);
+      });
     });
   });
 }
@@ -24,14 +23,14 @@ void launch_range_doppler_rows_half(int nfft, __half2* work, int lines, int nr, 
                                     double df, SincTableView sinc, AzimuthBandView band, const float2* tw,
                                     const unsigned* spectrum_max_bits, float* row_factor, bool half_math,
                                     cudaStream_t stream) {
-  dispatch_row_size(nfft, [&]<int N>() {
-    auto go = [&]<bool H>() {
-      set_smem<N>(reinterpret_cast<const void*>(&range_doppler_kernel<N, __half2, H>));
-      range_doppler_kernel<N, __half2, H><<<grid_for<N>(lines), block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+  steps::dispatch_row_size(nfft, [&]<int N>() {
+    steps::with_butterflies<N, steps::Fp16Butterflies>(half_math, [&]<class B>() {
+      const auto kernel = &range_doppler_kernel<N, B, steps::Fp16Rows>;
+      steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
+      kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
           work, lines, nr, rows, df, sinc, band, tw, spectrum_max_bits, row_factor);
       SARFUSE_LAUNCHED("range_doppler_rows_half");
-    };
-    with_half_math_flag<N>(half_math, go);
+    });
   });
 }
 

@@ -1,0 +1,131 @@
+// The row passes, assembled from the device steps of cuda/steps/ (one thread group per line, the line in
+// registers and padded shared memory from load to store):
+//   range_compress_kernel  raw line -> FFT -> x H -> IFFT -> store             (fused range compression)
+//   range_spectrum_kernel  raw line -> FFT -> x H -> store the spectrum        (the RDA's pass 1)
+//   range_doppler_kernel   Doppler row -> x SRC -> IFFT -> RCMC -> x azimuth filter -> store in place
+//                                                                              (the RDA's pass 3)
+// The block FFT's arithmetic (steps/butterflies.cuh) and the storage between passes
+// (steps/row_storage.cuh) are type parameters. Internal to the .cu files that launch them (an unnamed
+// namespace: each instantiates what it launches, so the instantiations compile in parallel).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/filters.hpp"
+#include "cuda/fft/block_fft.cuh"
+#include "cuda/kernels.hpp"
+#include "cuda/steps/azimuth_filter.cuh"
+#include "cuda/steps/butterflies.cuh"
+#include "cuda/steps/dispatch.cuh"
+#include "cuda/steps/line_slot.cuh"
+#include "cuda/steps/load_line.cuh"
+#include "cuda/steps/matched_filter.cuh"
+#include "cuda/steps/range_migration.cuh"
+#include "cuda/steps/row_storage.cuh"
+#include "cuda/steps/secondary_range_compression.cuh"
+
+namespace sarfuse::cuda {
+
+namespace {
+
+using fft::BlockShape;
+using fft::C32;
+
+// The fused kernel keeps two FFTs' worth of live state: it gets the whole register file (one block
+// per multiprocessor at 512+ threads) rather than spilling.
+template <int N>
+constexpr int fused_min_blocks = BlockShape<N>::threads * BlockShape<N>::lines >= 512 ? 1 : BlockShape<N>::min_blocks;
+
+// The inverse FFT is conj(FFT(conj(.))): the data never leave the chip. Stores the first out_cols
+// columns of each line at row pitch out_pitch.
+template <int N, SampleType S>
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, fused_min_blocks<N>)
+    range_compress_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
+                          const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
+  extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
+  constexpr int E = fft::kElems<N>, T = N / E;
+  const steps::LineSlot<N> slot(smem, lines);
+  C32 v[E];
+  steps::load_raw_line<N, S>(v, raw, slot.line, nr, slot.tid, slot.active);
+  steps::prefetch_ahead_l2<N>(raw, slot.line, lines, static_cast<std::size_t>(nr) * sizeof(steps::RawSample<S>), slot.tid);
+  steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
+  steps::multiply_by_filter<N>(v, filter, slot.tid);
+  steps::conjugate(v);
+  steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
+  if (!slot.active) return;
+#pragma unroll
+  for (int q = 0; q < E; ++q) {
+    const int col = slot.tid + q * T;
+    if (col < out_cols) out[static_cast<std::size_t>(slot.line) * out_pitch + col] = fft::to_float2(fft::conj(v[q]));
+  }
+}
+
+// The spectrum x H, N columns per line, stored as Rows stores (FP16: row_factor, max_bits).
+template <int N, SampleType S, class Butterflies, class Rows>
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
+    range_spectrum_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
+                          const float2* __restrict__ tw, typename Rows::Io* __restrict__ out,
+                          float* __restrict__ row_factor, unsigned* __restrict__ max_bits) {
+  extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
+  constexpr int E = fft::kElems<N>;
+  const steps::LineSlot<N> slot(smem, lines);
+  C32 v[E];
+  steps::load_raw_line<N, S>(v, raw, slot.line, nr, slot.tid, slot.active);
+  steps::prefetch_ahead_l2<N>(raw, slot.line, lines, static_cast<std::size_t>(nr) * sizeof(steps::RawSample<S>), slot.tid);
+  Butterflies::template forward<N, E>(v, slot.s, tw, slot.tid);
+  steps::multiply_by_filter<N>(v, filter, slot.tid);
+  Rows::template store_spectrum<N>(v, out, slot.line, slot.active, slot.tid, row_factor, max_bits);
+}
+
+// One Doppler row k per thread group, written in place (its first nr columns).
+template <int N, class Butterflies, class Rows>
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
+    range_doppler_kernel(typename Rows::Io* __restrict__ work, int lines, int nr,
+                         const core::DopplerRow* __restrict__ rows, double df, SincTableView sinc,
+                         AzimuthBandView band, const float2* __restrict__ tw,
+                         const unsigned* __restrict__ spectrum_max_bits, float* __restrict__ row_factor) {
+  extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
+  constexpr int E = fft::kElems<N>, T = N / E;
+  using Io = typename Rows::Io;
+  const steps::LineSlot<N> slot(smem, lines);
+  const int tid = slot.tid, k = slot.line;
+  const bool active = slot.active;
+  const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
+  // The line's tables (read after the barriers below): the azimuth filter's steps, the SRC's k^2 term.
+  __shared__ C32 az_steps[BlockShape<N>::lines][E];
+  __shared__ C32 src_chirp[BlockShape<N>::lines][16];
+  steps::AzimuthFilter<N, E>::fill_steps(az_steps[threadIdx.y], row, tid);
+  // Every load first and unconditionally (an inactive line reads row 0 and never stores).
+  Io* line = work + static_cast<std::size_t>(active ? k : 0) * N;
+  C32 v[E];
+  steps::load_row<N>(v, line, tid, Rows::load_factor(lines, spectrum_max_bits));
+  steps::prefetch_ahead_l2<N>(work, k, lines, static_cast<std::size_t>(N) * sizeof(Io), tid);
+  const double q_df2 = row.src_inverse_rate * df * df;
+  steps::SrcFactors<N, E>::fill_chirp(src_chirp[threadIdx.y], tid, q_df2);
+  __syncthreads();
+  if (row.src_inverse_rate != 0.0) steps::SrcFactors<N, E>(tid, q_df2).apply(v, tid, src_chirp[threadIdx.y]);
+  steps::conjugate(v);
+  Butterflies::template forward<N, E>(v, slot.s, tw, tid);  // with the conj around it: the range IFFT
+  const float out_scale = Rows::template doppler_row_scale<N>(v, row, sinc, band, active, k, tid, row_factor);
+  __syncthreads();  // the FFT's last reads of s are done
+  const auto staged = steps::StagedRow<N>::stage_conjugated(slot.s, v, tid);
+  __syncthreads();
+  if (!active) return;
+  // Output c = tid + i T reads position rcmc_offset + rcmc_slope c: a fixed-point walk per thread.
+  std::int64_t p = core::fixed_position(row.rcmc_offset + row.rcmc_slope * tid);
+  const std::int64_t p_step = core::fixed_position(row.rcmc_slope * T);
+  const steps::AzimuthFilter<N, E> azimuth(row, tid, band, az_steps[threadIdx.y]);
+#pragma unroll
+  for (int i = 0; i < E; ++i, p += p_step) {  // nr <= N: at most E outputs per thread
+    const int c = tid + i * T;
+    if (c >= nr) break;
+    C32 out{0.f, 0.f};
+    if (row.weight != 0.0) out = staged.at(p, sinc) * azimuth.factor(row, i, c, band);
+    Rows::store(line + c, out, out_scale);
+  }
+}
+
+}  // namespace
+
+}  // namespace sarfuse::cuda
