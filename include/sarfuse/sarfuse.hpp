@@ -12,4 +12,5 @@
 #include "sarfuse/params.hpp"       // radar and scene parameters
 #include "sarfuse/plan.hpp"         // make_plan, Plan::focus
 #include "sarfuse/quality.hpp"      // point-target analysis, image comparison
+#include "sarfuse/sentinel1.hpp"    // Sentinel-1 Level-0 packets: reader, decoders, encoder
 #include "sarfuse/simulate.hpp"     // the raw-data simulator

@@ -84,10 +84,10 @@ std::size_t required_host_bytes(std::size_t lines, std::size_t samples, std::siz
 std::unique_ptr<PlanImpl> make_cpu_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
                                         const FocusOptions& opt, std::size_t nfft) {
   if (opt.precision == Precision::fp16_storage || opt.precision == Precision::fp16 || opt.precision == Precision::tf32x3)
-    throw Error(std::string("--precision ") + to_string(opt.precision) +
+    throw Error(std::string("precision ") + to_string(opt.precision) +
                 (opt.precision == Precision::tf32x3 ? ": a GPU mode (FFTs on the tensor cores)"
                                                     : ": a GPU mode (the scene in FP16 device memory between the passes)") +
-                "; use --backend cuda, or fp32 / fp64 on the CPU");
+                "; use backend cuda, or fp32 / fp64 on the CPU");
   if (opt.precision == Precision::fp64) return std::make_unique<CpuRda<double>>(radar, lines, samples, opt, nfft);
   return std::make_unique<CpuRda<float>>(radar, lines, samples, opt, nfft);
 }

@@ -86,7 +86,7 @@ std::size_t measure_range_fft_length(const RadarParams& radar, std::size_t lines
   const double t_nice = time_chain(nice), t_pow2 = time_chain(p);
   const std::size_t chosen = t_nice < t_pow2 ? nice : p;
   char line[200];
-  std::snprintf(line, sizeof line, "range FFT length %zu (--plan measure: %zu %.3f ms, %zu %.3f ms)\n", chosen, nice,
+  std::snprintf(line, sizeof line, "range FFT length %zu (fft_planning measure: %zu %.3f ms, %zu %.3f ms)\n", chosen, nice,
                 t_nice, p, t_pow2);
   *note = line;
   if (use_wisdom) {

@@ -177,7 +177,7 @@ bool fp16_storage_runs(const FocusOptions& o, std::size_t nfft, std::size_t line
 
 CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const FocusOptions& opt, std::size_t n_fft)
     : PlanImpl(r, na, nr, opt, n_fft, Backend::cuda) {
-  if (device_count() == 0) throw Error("--backend cuda: no CUDA device found");
+  if (device_count() == 0) throw Error("backend cuda: no CUDA device found");
   {
     std::size_t free_bytes = 0, total_bytes = 0;
     SARFUSE_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -192,42 +192,42 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
         half.precision = Precision::fp16_storage;
         const std::size_t half_need = required_device_bytes(na, nr, n_fft, half);
         if (half_need <= have)
-          half_hint = "; --precision fp16-storage needs " + format_bytes(double(half_need)) +
+          half_hint = "; precision fp16-storage needs " + format_bytes(double(half_need)) +
                       " (the scene in FP16 between passes, ~3e-4 relative error)";
       }
-      throw Error("--backend cuda: focusing " + std::to_string(na) + " x " + std::to_string(nr) + " (range FFT " +
+      throw Error("backend cuda: focusing " + std::to_string(na) + " x " + std::to_string(nr) + " (range FFT " +
                   std::to_string(n_fft) + ", " + to_string(opt.pipeline) + ") needs " + format_bytes(double(need)) +
                   " of device memory; " +
-                  (capped ? "--max-gpu-memory allows " + format_bytes(double(have)) + " (" +
+                  (capped ? "max_gpu_memory_bytes allows " + format_bytes(double(have)) + " (" +
                                 format_bytes(double(free_bytes)) + " free)"
                           : "the device has " + format_bytes(double(free_bytes)) + " free of " +
                                 format_bytes(double(total_bytes))) +
-                  ". Use a smaller scene, a larger budget or --backend cpu" + half_hint);
+                  ". Use a smaller scene, a larger budget or backend cpu" + half_hint);
     }
   }
   if (!range_length_runs(nfft, options))
-    throw Error("--backend cuda: range FFT length " + std::to_string(nfft) +
-                " must be a power of two >= 256, or (--precision fp32 with pipeline fused, cufft-unfused or "
-                "cufft-callback; --precision fp16-storage with pipeline fused) one of " + nice_sizes_text());
+    throw Error("backend cuda: range FFT length " + std::to_string(nfft) +
+                " must be a power of two >= 256, or (precision fp32 with pipeline fused, cufft-unfused or "
+                "cufft-callback; precision fp16-storage with pipeline fused) one of " + nice_sizes_text());
   range_by_cufft_ = options.pipeline == Pipeline::fused && !own_row_fft_supports(static_cast<int>(nfft));
   if (range_by_cufft_)
     notes = "range FFT length " + std::to_string(nfft) +
             " exceeds the one-block row kernels (16384): the range steps run through cuFFT and separate kernels\n";
   if (opt.precision == Precision::fp64)
-    throw Error("--backend cuda: --precision fp64 is the CPU reference; the GPU runs fp32 or fp16-storage");
+    throw Error("backend cuda: precision fp64 is the CPU reference; the GPU runs fp32 or fp16-storage");
   fp16_storage_ = opt.precision == Precision::fp16_storage || opt.precision == Precision::fp16;
   tensor_ = opt.precision == Precision::tf32x3;
   if (tensor_ && (opt.pipeline != Pipeline::fused || nfft < 512 || !own_fft_supports(static_cast<int>(nfft))))
-    throw Error("--precision tf32x3: needs the fused pipeline and a power-of-two range FFT of 512..16384 points (got " +
+    throw Error("precision tf32x3: needs the fused pipeline and a power-of-two range FFT of 512..16384 points (got " +
                 std::to_string(n_fft) + ", " + to_string(opt.pipeline) + ")");
-  if (tensor_) notes += "--precision tf32x3: range FFTs' radix-16 DFTs on the tensor cores (3xTF32)\n";
+  if (tensor_) notes += "precision tf32x3: range FFTs' radix-16 DFTs on the tensor cores (3xTF32)\n";
   half_math_ = opt.precision == Precision::fp16;
   if (fp16_storage_ && !fp16_storage_runs(opt, nfft, na))
-    throw Error(std::string("--precision ") + to_string(opt.precision) +
+    throw Error(std::string("precision ") + to_string(opt.precision) +
                 ": needs the fused pipeline, a range FFT of 256..16384 points, a power of two or (fp16-storage) one "
                 "of " + nice_sizes_text() + " (got " +
                 std::to_string(n_fft) + ") and a power-of-two line count in 256..16384 (got " + std::to_string(na) +
-                "; --azimuth linear with --block-lines picks one)");
+                "; linear azimuth processing with block_lines picks one)");
   SARFUSE_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   for (auto& e : ev_) SARFUSE_CUDA(cudaEventCreate(&e));
   for (auto& e : copy_ev_) SARFUSE_CUDA(cudaEventCreate(&e));
@@ -347,7 +347,7 @@ bool CudaRda::own_columns_are_faster(int a, int n) {
   const float t_cufft = time_azimuth(strided), t_own = time_azimuth(own);
   const bool faster = t_own < t_cufft;
   char line[200];
-  std::snprintf(line, sizeof line, "azimuth FFTs: %s (--plan measure: own column kernel %.3f ms, cuFFT strided %.3f ms)\n",
+  std::snprintf(line, sizeof line, "azimuth FFTs: %s (fft_planning measure: own column kernel %.3f ms, cuFFT strided %.3f ms)\n",
                 faster ? "own column kernel" : "cuFFT (strided)", t_own, t_cufft);
   notes += line;
   if (use_wisdom) {

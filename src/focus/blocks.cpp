@@ -92,10 +92,10 @@ BlockLayout plan_azimuth_blocks(const RadarParams& r, std::size_t lines, std::si
   if (lines < b.aperture_lines + 1)
     throw Error("the take has " + std::to_string(lines) + " lines, fewer than the synthetic aperture (" +
                 std::to_string(b.aperture_lines) + " lines at " + std::to_string(flat) +
-                " Hz): nothing is fully illuminated. Use --azimuth circular, or a smaller --azimuth-bandwidth");
+                " Hz): nothing is fully illuminated. Use circular azimuth processing, or a smaller azimuth_bandwidth_hz");
   b.block_lines = block_lines ? block_lines : fft_friendly_size(lines + 2 * b.pad_lines);
   if (b.block_lines < b.support_lines + 1)
-    throw Error("--block-lines " + std::to_string(b.block_lines) + ": expected at least " +
+    throw Error("block_lines " + std::to_string(b.block_lines) + ": expected at least " +
                 std::to_string(b.support_lines + 1) + " (the azimuth support of one product row plus one)");
   // Zero-Doppler line eta of the take reads raw lines [eta + off_min - half, eta + off_max + half]; the
   // take is padded with pad_lines zero lines at both ends, so a product row's support may leave it.
@@ -125,7 +125,7 @@ std::size_t block_lines_for_memory(const RadarParams& r, std::size_t lines, std:
   std::size_t lo = whole.support_lines + 1, hi = whole.block_lines;
   PlanMemory at_lo;
   if (!fits(fft_friendly_size(lo), &at_lo))
-    throw Error(std::string("--max-memory / --max-gpu-memory: the shortest azimuth block (") +
+    throw Error(std::string("max_memory_bytes / max_gpu_memory_bytes: the shortest azimuth block (") +
                 std::to_string(fft_friendly_size(lo)) + " lines, the support of one product row) needs " +
                 format_bytes(double(at_lo.host_bytes)) + " of host and " + format_bytes(double(at_lo.device_bytes)) +
                 " of device memory; the budget allows " + (max_host ? format_bytes(double(max_host)) : "any") +

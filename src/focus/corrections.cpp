@@ -16,7 +16,7 @@ namespace sarfuse {
 std::vector<double> read_gain_db(const std::string& path, std::size_t first_line, std::size_t lines) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw FileError(path + ": no such file");
-  if (first_line < 1) throw Error("--gain-first-line: expected a line number >= 1");
+  if (first_line < 1) throw Error("gain_first_line: expected a line number >= 1");
   std::vector<double> all;
   if (std::filesystem::path(path).extension() == ".mat") {
     all = io::read_mat_real_vector(path, "");
@@ -36,7 +36,7 @@ std::vector<double> read_gain_db(const std::string& path, std::size_t first_line
   if (first_line - 1 + lines > all.size())
     throw Error(path + ": " + std::to_string(all.size()) + " gains; lines " + std::to_string(first_line) + ".." +
                 std::to_string(first_line - 1 + lines) + " are needed for the " + std::to_string(lines) +
-                " raw lines (--gain-first-line)");
+                " raw lines (gain_first_line)");
   for (double g : all)
     if (!std::isfinite(g)) throw Error(path + ": non-finite gain");
   return {all.begin() + static_cast<std::ptrdiff_t>(first_line - 1),

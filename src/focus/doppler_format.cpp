@@ -21,7 +21,7 @@ DopplerCheck parse_doppler_check(const std::string& s) {
   if (s == "auto") return DopplerCheck::when_unsure;
   if (s == "always") return DopplerCheck::always;
   if (s == "never") return DopplerCheck::never;
-  throw Error("--doppler-check: expected auto, always or never (got '" + s + "')");
+  throw Error("doppler_check: expected auto, always or never (got '" + s + "')");
 }
 
 std::string DopplerEstimate::warning() const {
@@ -43,7 +43,7 @@ std::string DopplerEstimate::warning() const {
     std::snprintf(buf, sizeof buf, "; MLCC says %.1f Hz, MLBF %.1f Hz", mlcc_centroid_hz, mlbf_centroid_hz);
     s << buf;
   }
-  s << "; force one with --doppler-ambiguity N (centroid = fraction + N x PRF)";
+  s << "; force one with ambiguity = N (--doppler-ambiguity N; centroid = fraction + N x PRF)";
   return s.str();
 }
 

@@ -181,7 +181,7 @@ RawData read_mat_raw(const std::string& path, const std::string& var) {
         break;
       }
     }
-    if (name.empty()) throw Error(path + ": no complex 2-D numeric variable found (use --var NAME)");
+    if (name.empty()) throw Error(path + ": no complex 2-D numeric variable found (name the variable to read)");
     mat = open_mat(path);
   }
   VarPtr info(Mat_VarReadInfo(mat.get(), name.c_str()));

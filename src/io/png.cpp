@@ -13,9 +13,9 @@ namespace sarfuse {
 
 void check_quicklook_options(const QuicklookOptions& o) {
   if (o.scale == QuicklookOptions::Scale::db && !(o.dynamic_range_db > 0))
-    throw Error("--png-range-db: expected a positive number of dB");
-  if (!(o.clip_percentile > 0 && o.clip_percentile <= 100)) throw Error("--png-clip: expected a percentile in (0, 100]");
-  if (!(o.incidence_deg > 0 && o.incidence_deg <= 90)) throw Error("--png-incidence: expected an angle in (0, 90] degrees");
+    throw Error("png dynamic_range_db: expected a positive number of dB");
+  if (!(o.clip_percentile > 0 && o.clip_percentile <= 100)) throw Error("png clip_percentile: expected a percentile in (0, 100]");
+  if (!(o.incidence_deg > 0 && o.incidence_deg <= 90)) throw Error("png incidence_deg: expected an angle in (0, 90] degrees");
 }
 
 Quicklook::Quicklook(std::size_t lines, std::size_t samples, const QuicklookOptions& o, double azimuth_pixel_m,

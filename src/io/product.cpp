@@ -105,14 +105,14 @@ Detection parse_detection(const std::string& t) {
   if (t == "amplitude") return Detection::amplitude;
   if (t == "intensity") return Detection::intensity;
   if (t == "db") return Detection::db;
-  throw Error("--detect: expected none, amplitude, intensity or db (got '" + t + "')");
+  throw Error("detect: expected none, amplitude, intensity or db (got '" + t + "')");
 }
 
 SampleFormat parse_sample_format(const std::string& t) {
   if (t == "complex64") return SampleFormat::complex64;
   if (t == "complex32") return SampleFormat::complex32;
   if (t == "cint16") return SampleFormat::cint16;
-  throw Error("--sample-format: expected complex64, complex32 or cint16 (got '" + t + "')");
+  throw Error("sample_format: expected complex64, complex32 or cint16 (got '" + t + "')");
 }
 
 const char* to_string(SampleFormat f) {
@@ -129,7 +129,7 @@ Compression parse_compression(const std::string& t) {
   if (t == "none") return Compression::none;
   if (t == "fast") return Compression::fast;
   if (t == "best") return Compression::best;
-  throw Error("--compression: expected auto, none, fast or best (got '" + t + "')");
+  throw Error("compression: expected auto, none, fast or best (got '" + t + "')");
 }
 
 const char* to_string(Compression c) {
@@ -145,17 +145,17 @@ const char* to_string(Compression c) {
 void check_product_path(const std::string& path, const ProductOptions& o) {
   check_output_path(path);
   const Format f = format_of(path);
-  if (o.looks_azimuth == 0 || o.looks_range == 0) throw Error("--multilook: looks must be >= 1");
+  if (o.looks_azimuth == 0 || o.looks_range == 0) throw Error("multilook: looks must be >= 1");
   if (o.detect == Detection::none && (o.looks_azimuth > 1 || o.looks_range > 1))
-    throw Error("--multilook applies to detected products: add --detect amplitude, intensity or db");
+    throw Error("multilook applies to detected products (detect amplitude, intensity or db)");
   if (o.detect != Detection::none && o.sample_format != SampleFormat::complex64)
-    throw Error("--sample-format applies to complex products (detected products are float32)");
+    throw Error("sample_format applies to complex products (detected products are float32)");
   if (f == Format::npy && (o.compression == Compression::fast || o.compression == Compression::best))
-    throw Error("--compression " + std::string(to_string(o.compression)) + ": .npy products are not compressed; use .h5 or .tif");
+    throw Error("compression " + std::string(to_string(o.compression)) + ": .npy products are not compressed; use .h5 or .tif");
   if (o.mantissa_bits != 0 && (o.mantissa_bits < 1 || o.mantissa_bits > 23))
-    throw Error("--mantissa-bits: expected 1..23 (got " + std::to_string(o.mantissa_bits) + ")");
+    throw Error("mantissa_bits: expected 1..23 (got " + std::to_string(o.mantissa_bits) + ")");
   if (o.mantissa_bits != 0 && o.sample_format != SampleFormat::complex64)
-    throw Error("--mantissa-bits applies to float32 samples (complex64 or detected products)");
+    throw Error("mantissa_bits applies to float32 samples (complex64 or detected products)");
 }
 
 class ProductWriter::Impl {
@@ -177,7 +177,7 @@ class ProductWriter::Impl {
     side_ = nlohmann::json::parse(meta);
     rows_ = complex_ ? lines : lines / o.looks_azimuth;
     cols_ = complex_ ? samples : samples / o.looks_range;
-    if (rows_ == 0 || cols_ == 0) throw Error("--multilook: more looks than the image has lines or samples");
+    if (rows_ == 0 || cols_ == 0) throw Error("multilook: more looks than the image has lines or samples");
     elem_ = complex_ && o.sample_format == SampleFormat::complex64 ? 8 : 4;
     if (!complex_) {
       const char* names[] = {"complex64", "amplitude", "intensity", "intensity_db"};

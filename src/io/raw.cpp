@@ -139,7 +139,7 @@ RawData read_raw(const std::string& path, const std::string& var) {
   const std::string ext = extension(path);
   RawData raw;
   if (ext == ".npy") {
-    if (!var.empty()) throw Error(path + ": --var applies to .mat files only");
+    if (!var.empty()) throw Error(path + ": a variable name applies to .mat files only");
     raw = io::read_npy_raw(path);
   } else if (ext == ".mat") {
     raw = io::read_mat_raw(path, var);
@@ -153,7 +153,7 @@ RawData read_raw(const std::string& path, const std::string& var) {
 
 std::unique_ptr<RawFile> RawFile::open(const std::string& path, const std::string& var) {
   if (extension(path) == ".npy") {
-    if (!var.empty()) throw Error(path + ": --var applies to .mat files only");
+    if (!var.empty()) throw Error(path + ": a variable name applies to .mat files only");
     return std::make_unique<NpyRawFile>(path);
   }
   return std::make_unique<MemoryRawFile>(read_raw(path, var), path);

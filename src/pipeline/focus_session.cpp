@@ -113,7 +113,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
   }
   if (!r.report_path.empty()) check_output_path(r.report_path);
   if (r.circular && (r.block_lines || r.max_memory_bytes))
-    throw Error("--block-lines and --max-memory apply to --azimuth linear");
+    throw Error("block_lines and max_memory_bytes apply to linear azimuth processing");
 
   auto t = Clock::now();
   const std::unique_ptr<RawFile> file = RawFile::open(r.input, r.variable);
@@ -184,7 +184,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
     rep.blocks.block_lines = lines;
     rep.blocks.take_lines = lines;
     rep.blocks.rows = lines;
-    rep.layout = "one circular block of " + std::to_string(lines) + " lines (--azimuth circular)";
+    rep.layout = "one circular block of " + std::to_string(lines) + " lines (circular azimuth processing)";
   } else {
     try {
       plan_azimuth_blocks(radar, lines, samples, r.options);  // the take itself: long enough?

@@ -65,7 +65,7 @@ class CudaBackend final : public BackendKind {
   PlanMemory required_bytes(std::size_t, std::size_t, std::size_t, const FocusOptions&) const override { return {}; }
   std::unique_ptr<PlanImpl> make(const RadarParams&, std::size_t, std::size_t, const FocusOptions&,
                                  std::size_t) const override {
-    throw Error("--backend cuda: this build has no CUDA backend (nvcc was not found at build time)");
+    throw Error("backend cuda: this build has no CUDA backend (nvcc was not found at build time)");
   }
 };
 #endif

@@ -77,7 +77,7 @@ Backend parse_backend(const std::string& s) {
   if (s == "auto") return Backend::automatic;
   if (s == "cpu") return Backend::cpu;
   if (s == "cuda") return Backend::cuda;
-  throw Error("--backend: expected auto, cpu or cuda (got '" + s + "')");
+  throw Error("backend: expected auto, cpu or cuda (got '" + s + "')");
 }
 Precision parse_precision(const std::string& s) {
   if (s == "fp32") return Precision::fp32;
@@ -85,7 +85,7 @@ Precision parse_precision(const std::string& s) {
   if (s == "fp16-storage") return Precision::fp16_storage;
   if (s == "fp16") return Precision::fp16;
   if (s == "tf32x3") return Precision::tf32x3;
-  throw Error("--precision: expected fp32, fp64, fp16-storage, fp16 or tf32x3 (got '" + s + "')");
+  throw Error("precision: expected fp32, fp64, fp16-storage, fp16 or tf32x3 (got '" + s + "')");
 }
 const char* to_string(Pipeline p) {
   switch (p) {
@@ -101,20 +101,20 @@ Pipeline parse_pipeline(const std::string& s) {
   if (s == "cufft-unfused") return Pipeline::cufft_unfused;
   if (s == "cufft-callback") return Pipeline::cufft_callback;
   if (s == "vkfft-conv") return Pipeline::vkfft_conv;
-  throw Error("--pipeline: expected fused, cufft-unfused, cufft-callback or vkfft-conv (got '" + s + "')");
+  throw Error("pipeline: expected fused, cufft-unfused, cufft-callback or vkfft-conv (got '" + s + "')");
 }
 
 SrcMode parse_src_mode(const std::string& s) {
   if (s == "auto") return SrcMode::automatic;
   if (s == "on") return SrcMode::on;
   if (s == "off") return SrcMode::off;
-  throw Error("--src: expected auto, on or off (got '" + s + "')");
+  throw Error("src: expected auto, on or off (got '" + s + "')");
 }
 
 FftPlanning parse_fft_planning(const std::string& s) {
   if (s == "estimate") return FftPlanning::estimate;
   if (s == "measure") return FftPlanning::measure;
-  throw Error("--plan: expected estimate or measure (got '" + s + "')");
+  throw Error("fft_planning: expected estimate or measure (got '" + s + "')");
 }
 
 const char* to_string(FftPlanning p) { return p == FftPlanning::measure ? "measure" : "estimate"; }

@@ -36,15 +36,15 @@ std::pair<FocusOptions, std::size_t> resolve_options(const RadarParams& radar, s
   validate_shape(radar, lines, samples, "raw data");
   FocusOptions opt = options;
   if (opt.rcmc_taps < 2 || opt.rcmc_taps > 32 || opt.rcmc_taps % 2)
-    throw Error("--rcmc-taps: expected an even number in [2, 32] (got " + std::to_string(opt.rcmc_taps) + ")");
+    throw Error("rcmc_taps: expected an even number in [2, 32] (got " + std::to_string(opt.rcmc_taps) + ")");
   if (opt.azimuth_bandwidth_hz < 0 || opt.azimuth_bandwidth_hz > radar.prf_hz)
-    throw Error("--azimuth-bandwidth: expected a value in (0, PRF = " + std::to_string(radar.prf_hz) + " Hz]");
+    throw Error("azimuth_bandwidth_hz: expected a value in (0, PRF = " + std::to_string(radar.prf_hz) + " Hz]");
   opt.threads = core::resolve_threads(opt.threads);
   if (opt.src == SrcMode::automatic) opt.src = radar.doppler_centroid_hz != 0 ? SrcMode::on : SrcMode::off;
 
   const std::size_t linear = samples + static_cast<std::size_t>(radar.replica_length()) - 1;
   if (opt.range_fft_size != 0 && opt.range_fft_size < linear)
-    throw Error("--range-fft-size " + std::to_string(opt.range_fft_size) + ": must be at least Nr + replica - 1 = " +
+    throw Error("range_fft_size " + std::to_string(opt.range_fft_size) + ": must be at least Nr + replica - 1 = " +
                 std::to_string(linear) + " for a linear convolution");
   // automatic: CUDA when the machine has a device and the plan fits it; the plan reports what it chose.
   if (opt.backend == Backend::automatic)

@@ -365,7 +365,7 @@ std::vector<TargetQuality> analyze_targets(const ComplexImage& img, const RadarP
 
 std::vector<TargetQuality> analyze_peaks(const ComplexImage& img, const RadarParams& radar, int n,
                                          const AnalysisOptions& opt) {
-  if (n < 1) throw Error("--peaks: expected a positive count");
+  if (n < 1) throw Error("peaks: expected a positive count");
   const long na = static_cast<long>(img.lines()), nr = static_cast<long>(img.samples());
   struct Cand {
     double p;

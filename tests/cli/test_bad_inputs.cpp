@@ -83,7 +83,7 @@ TEST_F(Cli, BadInputsFailCleanly) {
   fs::copy_file(corpus + "/mat/real_only.mat", path("real.mat"));
   cases.push_back({"mat-real-variable", "focus --azimuth circular " + path("real.mat") + " --var data" + focus_to_out,
                    "is real; expected complex samples", out});
-  cases.push_back({"var-on-npy", "focus --azimuth circular " + raw + " --var data" + focus_to_out, "--var applies to .mat files only", out});
+  cases.push_back({"var-on-npy", "focus --azimuth circular " + raw + " --var data" + focus_to_out, "a variable name applies to .mat files only", out});
 
   // Parameters files.
   focus_params("params-missing", path("nope.json"), "nope.json: no such file");
@@ -108,40 +108,40 @@ TEST_F(Cli, BadInputsFailCleanly) {
 
   // Options.
   cases.push_back({"option-window", "focus --azimuth circular " + raw + focus_to_out + " --range-window blackman", "expected none, hamming", out});
-  cases.push_back({"option-rcmc-taps", "focus --azimuth circular " + raw + focus_to_out + " --rcmc-taps 7", "--rcmc-taps", out});
+  cases.push_back({"option-rcmc-taps", "focus --azimuth circular " + raw + focus_to_out + " --rcmc-taps 7", "rcmc_taps: expected an even number", out});
   cases.push_back({"option-unknown", "focus --azimuth circular " + raw + focus_to_out + " --no-such-option", "no-such-option", out});
-  cases.push_back({"option-pipeline", "focus --azimuth circular " + raw + focus_to_out + " --pipeline bogus", "--pipeline: expected fused", out});
+  cases.push_back({"option-pipeline", "focus --azimuth circular " + raw + focus_to_out + " --pipeline bogus", "pipeline: expected fused", out});
   cases.push_back({"option-range-fft-too-short", "focus --azimuth circular " + raw + focus_to_out + " --range-fft-size 100",
-                   "--range-fft-size 100: must be at least", out});
+                   "range_fft_size 100: must be at least", out});
   cases.push_back({"option-doppler-bandwidth-above-prf", "focus --azimuth circular " + raw + focus_to_out + " --azimuth-bandwidth 700",
-                   "--azimuth-bandwidth: expected a value in (0, PRF", out});
+                   "azimuth_bandwidth_hz: expected a value in (0, PRF", out});
   cases.push_back({"option-doppler-centroid-nan", "focus --azimuth circular " + raw + focus_to_out + " --doppler-centroid nan",
                    "--doppler-centroid: expected a finite frequency", out});
   cases.push_back({"option-gpu-memory-size", "focus --azimuth circular " + raw + focus_to_out + " --max-gpu-memory lots",
                    "--max-gpu-memory: expected a positive size", out});
   cases.push_back({"option-plan", "focus --azimuth circular " + raw + focus_to_out + " --plan fast",
-                   "--plan: expected estimate or measure", out});
+                   "fft_planning: expected estimate or measure", out});
   cases.push_back({"option-precision", "focus --azimuth circular " + raw + focus_to_out + " --precision fp8",
-                   "--precision: expected fp32, fp64, fp16-storage, fp16 or tf32x3", out});
+                   "precision: expected fp32, fp64, fp16-storage, fp16 or tf32x3", out});
   cases.push_back({"option-fp16-storage-on-cpu",
                    "focus --azimuth circular " + raw + focus_to_out + " --backend cpu --precision fp16-storage",
-                   "--precision fp16-storage: a GPU mode", out});
+                   "precision fp16-storage: a GPU mode", out});
   cases.push_back({"option-tf32x3-on-cpu",
                    "focus --azimuth circular " + raw + focus_to_out + " --backend cpu --precision tf32x3",
-                   "--precision tf32x3: a GPU mode (FFTs on the tensor cores)", out});
+                   "precision tf32x3: a GPU mode (FFTs on the tensor cores)", out});
   // Azimuth processing: the 64-line scene is far shorter than its synthetic aperture.
   cases.push_back({"option-azimuth", "focus --azimuth bogus " + raw + focus_to_out, "--azimuth: expected linear or circular", out});
   cases.push_back({"linear-take-shorter-than-aperture", "focus " + raw + focus_to_out,
                    "fewer than the synthetic aperture", out});
   cases.push_back({"option-block-lines-circular", "focus --azimuth circular --block-lines 512 " + raw + focus_to_out,
-                   "--block-lines and --max-memory apply to --azimuth linear", out});
+                   "block_lines and max_memory_bytes apply to linear azimuth processing", out});
   cases.push_back({"option-max-memory-size", "focus --max-memory lots " + raw + focus_to_out,
                    "--max-memory: expected a positive size", out});
   focus_params("params-centroid-coefficients",
                params_with("dccoef.json", "\"prf_hz\": ", "\"doppler_centroid_range_coefficients\": [1, \"x\"], \"prf_hz\": "),
                "radar.doppler_centroid_range_coefficients[1]: expected a finite number");
   cases.push_back({"option-cuda-range-fft", "focus --azimuth circular " + raw + focus_to_out + " --backend cuda --range-fft-size 300",
-                   cuda_device_count() > 0 ? "range FFT length 300 must be a power of two" : "--backend cuda", out});
+                   cuda_device_count() > 0 ? "range FFT length 300 must be a power of two" : "backend cuda", out});
 
   // Output paths (tests run as root: permission bits prove nothing, so paths that cannot exist).
   cases.push_back({"output-folder-missing", "focus --azimuth circular " + raw + " --params " + scene + " -o " + path("no/such/dir/out.npy"),
@@ -216,5 +216,5 @@ TEST_F(Cli, UnwritableProductsFailCleanly) {
   }
   expect_failure("focus " + path("raw.npy") + base + "-o /proc/1/slc.npy", "cannot write '/proc/1/slc.npy'", "/proc/1/slc.npy");
   expect_failure("focus " + path("raw.npy") + base + "-o " + path("q.npy") + " --png " + path("q.png") + " --png-clip 150",
-                 "--png-clip: expected a percentile in (0, 100]", path("q.npy"));
+                 "png clip_percentile: expected a percentile in (0, 100]", path("q.npy"));
 }

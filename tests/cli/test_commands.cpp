@@ -193,8 +193,8 @@ TEST_F(Cli, ProductFormats) {
   if (std::system("command -v h5dump >/dev/null 2>&1") == 0)
     EXPECT_EQ(std::system(("h5dump -H " + path("slc.h5") + " >/dev/null 2>&1").c_str()), 0);
   expect_failure(base + path("x.png"), "unknown product format '.png'", path("x.png"));
-  expect_failure(base + path("x.npy") + " --multilook 2x2", "--multilook applies to detected products", path("x.npy"));
-  expect_failure(base + path("x.npy") + " --detect phase", "--detect: expected none", path("x.npy"));
+  expect_failure(base + path("x.npy") + " --multilook 2x2", "multilook applies to detected products", path("x.npy"));
+  expect_failure(base + path("x.npy") + " --detect phase", "detect: expected none", path("x.npy"));
 }
 
 // Corrections and the processing report: gains from a text column, DC offset and I/Q imbalance

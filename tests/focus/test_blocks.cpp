@@ -140,7 +140,7 @@ TEST(AzimuthBlocks, TooShortBlocksAndTakesAreRefused) {
   try {
     plan_azimuth_blocks(p.radar, 4096, 1024, o, 64);
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("--block-lines 64: expected at least"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("block_lines 64: expected at least"), std::string::npos) << e.what();
   }
 }
 

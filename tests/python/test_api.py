@@ -52,7 +52,7 @@ def test_bad_parameters_raise(source_dir):
         sarfuse.Plan(params, backend="tpu")
     with pytest.raises(ValueError, match="params"):
         sarfuse.Plan({"prf_hz": 1})
-    with pytest.raises(ValueError, match="--precision: expected fp32, fp64, fp16-storage, fp16 or tf32x3"):
+    with pytest.raises(ValueError, match="precision: expected fp32, fp64, fp16-storage, fp16 or tf32x3"):
         sarfuse.Plan(params, precision="fp8")
     with pytest.raises(ValueError, match="a GPU mode"):  # the FP16 modes are CUDA only
         sarfuse.Plan(params, backend="cpu", precision="fp16-storage", shape=(1024, 1024))

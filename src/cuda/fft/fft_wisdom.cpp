@@ -37,7 +37,7 @@ FftWisdom::FftWisdom(std::string path) : path_(std::move(path)), json_("{}") {
     }
   } catch (const std::exception&) {
     throw Error(path_ + ": not a sarfuse wisdom file (expected {\"device\": {\"n=...\": {\"variant\": ..., \"ms\": ...}}}); "
-                "delete it or pass another --wisdom");
+                "delete it or pass another wisdom file");
   }
   json_ = text;
 }

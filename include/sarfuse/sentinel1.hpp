@@ -1,0 +1,156 @@
+// sarfuse: Sentinel-1 Level-0 raw data. The Space Packets of a measurement file (.dat) or of a .SAFE
+// product, every header field, and the decoding of the user data (bypass, BAQ 3/4/5, FDBAQ) into
+// complex samples; and our own encoder of valid packets (tests, benchmarks). Layouts and tables:
+// "Sentinel-1 SAR Space Packet Protocol Data Unit", S1-IF-ASD-PL-0007 issue 13 (Airbus DS for ESA).
+#pragma once
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sarfuse::sentinel1 {
+
+// The user data's compression (the BAQ mode field).
+enum class BaqMode : std::uint8_t { bypass = 0, baq3 = 3, baq4 = 4, baq5 = 5, fdbaq0 = 12, fdbaq1 = 13, fdbaq2 = 14 };
+const char* to_string(BaqMode m);
+bool is_fdbaq(BaqMode m);
+
+// The signal type field of the SES SSB message (section 3.2.5.13).
+enum class SignalType : std::uint8_t {
+  echo = 0, noise = 1, tx_cal = 8, rx_cal = 9, epdn_cal = 10, ta_cal = 11, apdn_cal = 12, txh_cal_iso = 15
+};
+const char* to_string(SignalType t);
+
+constexpr std::size_t kPrimaryHeaderBytes = 6;
+constexpr std::size_t kSecondaryHeaderBytes = 62;
+constexpr std::size_t kHeaderBytes = kPrimaryHeaderBytes + kSecondaryHeaderBytes;
+constexpr std::uint32_t kSyncMarker = 0x352EF853;
+constexpr int kBlockQuads = 128;  // BAQ / FDBAQ block: 128 quads (256 complex samples)
+
+// Every field of a packet's primary header (CCSDS) and secondary header, as coded.
+struct PacketHeader {
+  // Primary header
+  std::uint8_t packet_version_number = 0, packet_type = 0;
+  bool secondary_header_flag = false;
+  std::uint8_t pid = 0, pcat = 0, sequence_flags = 0;
+  std::uint16_t packet_sequence_count = 0;
+  std::uint16_t packet_data_length = 0;  // the packet's bytes - 7
+  // Datation: GPS time, seconds and 2^-16 s
+  std::uint32_t coarse_time = 0;
+  std::uint16_t fine_time = 0;
+  // Fixed ancillary data
+  std::uint32_t sync_marker = 0, data_take_id = 0;
+  std::uint8_t ecc_number = 0, test_mode = 0, rx_channel_id = 0;
+  std::uint32_t instrument_configuration_id = 0;
+  // Sub-commutated ancillary data: word `data_word_index` (1..64) of the cycle
+  std::uint8_t data_word_index = 0;
+  std::uint16_t data_word = 0;
+  // Counters
+  std::uint32_t space_packet_count = 0, pri_count = 0;
+  // Radar configuration support
+  bool error_flag = false;
+  std::uint8_t baq_mode = 0, baq_block_length = 0, range_decimation = 0, rx_gain = 0;
+  std::uint16_t tx_ramp_rate = 0, tx_pulse_start_frequency = 0;  // sign bit, 15-bit magnitude
+  std::uint32_t tx_pulse_length = 0;
+  std::uint8_t rank = 0;
+  std::uint32_t pri = 0, swst = 0, swl = 0;
+  // SAS SSB message: imaging (ssb_flag 0) the elevation and azimuth beam addresses, calibration
+  // (ssb_flag 1) SAS test + calibration type and the calibration beam address
+  bool ssb_flag = false;
+  std::uint8_t polarisation = 0, temperature_compensation = 0, sas_dynamic = 0;
+  std::uint16_t sas_beam_address = 0;
+  // SES SSB message
+  std::uint8_t calibration_mode = 0, tx_pulse_number = 0, signal_type = 0;
+  bool swap = false;
+  std::uint8_t swath_number = 0;
+  // Radar sample count
+  std::uint16_t number_of_quads = 0;
+
+  std::size_t packet_bytes() const { return std::size_t{packet_data_length} + 7; }
+  std::size_t samples() const { return 2 * std::size_t{number_of_quads}; }  // complex samples of the line
+};
+
+// Parses the kHeaderBytes header bytes of a packet (`available` bytes at `bytes`); `where` names the
+// file and packet in messages. Throws Error naming the field for what no valid packet holds (version,
+// type, secondary header flag, sync marker, a length shorter than the headers or than the file holds,
+// an unknown BAQ mode).
+PacketHeader parse_packet_header(const std::uint8_t* bytes, std::size_t available, const std::string& where);
+// The header as the kHeaderBytes bytes it was parsed from (the encoder's inverse of the above).
+std::vector<std::uint8_t> format_packet_header(const PacketHeader& h);
+
+// Decodes a packet's user data (`size` bytes after the headers) into h.samples() complex samples in
+// natural order (even samples from the IE/QE channels, odd ones from IO/QO). Throws Error naming the
+// packet, channel and block for a code running past the data or a bit-rate code above 4.
+void decode_user_data(const PacketHeader& h, const std::uint8_t* data, std::size_t size, std::complex<float>* out,
+                      const std::string& where);
+
+// A measurement file's packets, memory-mapped and walked once by their length fields.
+class MeasurementFile {
+ public:
+  explicit MeasurementFile(const std::string& path);
+  MeasurementFile(MeasurementFile&&) noexcept;
+  MeasurementFile& operator=(MeasurementFile&&) noexcept;
+  ~MeasurementFile();
+
+  const std::string& path() const;
+  std::size_t packets() const;
+  const PacketHeader& header(std::size_t packet) const;
+  const std::uint8_t* user_data(std::size_t packet) const;
+  std::size_t user_data_bytes(std::size_t packet) const;
+  std::string where(std::size_t packet) const;  // "FILE: packet N" for messages
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A Level-0 product's measurement files: a .SAFE folder's measurement/*.dat (its index and annotation
+// files skipped), or one .dat; swath and polarisation from the file names (s1a-s3-raw-s-vv-...dat).
+struct Measurement {
+  std::string path, swath, polarisation;
+};
+std::vector<Measurement> list_measurements(const std::string& product);
+
+struct DecodeOptions {
+  std::string signal = "echo";  // echo, noise, txcal (the calibration signal types), all
+  std::string polarisation;     // VV, VH, HH or HV; "" = the product's only one (an Error if it has several)
+  int threads = 0;              // 0: all cores
+};
+
+// The decoded lines of one measurement file in acquisition order, zero-filled to the longest line.
+struct DecodedLines {
+  std::string source;                      // the measurement file
+  std::size_t lines = 0, samples = 0;      // samples: the longest line's
+  std::vector<std::complex<float>> data;   // lines x samples, row-major
+  std::vector<PacketHeader> headers;       // per line
+  std::vector<std::size_t> packet_index;   // per line: its packet in the file
+  std::size_t packets_in_file = 0;
+  std::vector<std::uint32_t> missing_after;  // space packet counts after which packets are missing
+  std::size_t missing_packets = 0;
+  double decode_seconds = 0;
+};
+DecodedLines decode_lines(const std::string& product, const DecodeOptions& options);
+
+// A packet's header fields as a JSON object (nested as the specification groups them).
+std::string header_json(const PacketHeader& h, int indent = -1);
+// What `sarfuse info` prints for a Level-0 product: per measurement file the packets, signal types,
+// BAQ modes, line lengths, counter gaps and time span.
+std::string describe_level0(const std::string& product);
+// Whether `path` looks like a Level-0 product (a .SAFE folder or a .dat file).
+bool is_level0_path(const std::string& path);
+
+// ---- our encoder (tests and benchmarks) ----
+struct EncodeOptions {
+  int brc = 4;  // FDBAQ: the bit-rate code of every block, 0..4; -1: cycle 0..4 over the blocks
+};
+// One line's samples quantised to the codes of h.baq_mode (bypass: rounded 10-bit integers; BAQ and
+// FDBAQ: per block the THIDX whose sigma factor is nearest the block's RMS, each value to the nearest
+// reconstruction level) and packed into a valid packet (headers from h, with the length and number
+// of quads set). `quantised` receives what decoding the packet must give back, exactly.
+std::vector<std::uint8_t> encode_packet(const PacketHeader& h, const std::complex<float>* samples,
+                                        std::size_t count, const EncodeOptions& options,
+                                        std::vector<std::complex<float>>* quantised = nullptr);
+
+}  // namespace sarfuse::sentinel1

@@ -1,0 +1,62 @@
+// Format D (S1-IF-ASD-PL-0007 issue 13, section 4.4): FDBAQ. Blocks of 128 quads; each IE block led by
+// its 3-bit bit-rate code (BRC 0..4, the Huffman tree of its samples in all four channels), each QE
+// block by its 8-bit threshold index (THIDX). A sample is a sign bit and the Huffman code of its
+// magnitude, decoded kPeekBits at a time through huffman_table.
+#include <algorithm>
+#include <vector>
+
+#include "sarfuse/error.hpp"
+#include "sentinel1/bit_reader.hpp"
+#include "sentinel1/huffman_codes.hpp"
+#include "sentinel1/reconstruction_tables.hpp"
+#include "sentinel1/user_data.hpp"
+
+namespace sarfuse::sentinel1 {
+
+void decode_fdbaq(const PacketHeader& h, const std::uint8_t* data, std::size_t size, std::complex<float>* out,
+                  const std::string& where) {
+  const std::size_t nq = h.number_of_quads, blocks = (nq + kBlockQuads - 1) / kBlockQuads;
+  thread_local std::vector<std::uint8_t> codes[4];  // sign << 4 | magnitude
+  thread_local std::vector<std::uint8_t> brc, thidx;
+  brc.assign(blocks, 0);
+  thidx.assign(blocks, 0);
+  BitReader r(data, size);
+  for (int c = 0; c < 4; ++c) {
+    codes[c].resize(nq);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      if (c == kIE) {
+        if (r.remaining() < 3) throw_past_end(where, c, b, size);
+        brc[b] = static_cast<std::uint8_t>(r.read(3, where, "BRC"));
+        if (brc[b] >= kBrcCount)
+          throw Error(where + ": channel IE, block " + std::to_string(b) + ": BRC " + std::to_string(brc[b]) +
+                      ": expected 0..4");
+      } else if (c == kQE) {
+        if (r.remaining() < 8) throw_past_end(where, c, b, size);
+        thidx[b] = static_cast<std::uint8_t>(r.read(8, where, "THIDX"));
+      }
+      const HuffmanTable& table = huffman_table(brc[b]);
+      const std::size_t k0 = b * kBlockQuads, k1 = std::min(nq, k0 + kBlockQuads);
+      std::uint8_t* dst = codes[c].data();
+      for (std::size_t k = k0; k < k1; ++k) {
+        const HuffmanEntry e = table[r.peek(kPeekBits)];
+        if (e.bits > r.remaining()) throw_past_end(where, c, b, size);
+        r.skip(e.bits, where, "a Huffman code");
+        dst[k] = static_cast<std::uint8_t>((e.sign << 4) | e.magnitude);
+      }
+    }
+    r.align_word();
+  }
+  float* f = reinterpret_cast<float*>(out);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const BlockLevels levels = fdbaq_levels(brc[b], thidx[b]);
+    const std::size_t k0 = b * kBlockQuads, k1 = std::min(nq, k0 + kBlockQuads);
+    for (int c = 0; c < 4; ++c)
+      for (std::size_t k = k0; k < k1; ++k) {
+        const unsigned code = codes[c][k];
+        const float v = levels.value[code & 15];
+        f[channel_float(c, k)] = (code & 16) ? -v : v;
+      }
+  }
+}
+
+}  // namespace sarfuse::sentinel1

@@ -1,0 +1,219 @@
+// A Level-0 product as lines: its measurement files (a .SAFE folder's, or one .dat), the packets of the
+// signal and polarisation asked for, decoded in parallel over packets into one zero-filled matrix.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "core/threads.hpp"
+#include "sarfuse/error.hpp"
+#include "sarfuse/sentinel1.hpp"
+
+namespace sarfuse::sentinel1 {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return s;
+}
+
+// A line's polarisation: transmit from the SAS polarisation code (0..3 H, 4..7 V), receive from the
+// Rx channel id (0 V, 1 H) (S1-IF-ASD-PL-0007 sections 3.2.2.5 and 3.2.5.12).
+std::string line_polarisation(const PacketHeader& h) {
+  const char tx = h.polarisation >= 4 ? 'V' : 'H';
+  const char rx = h.rx_channel_id == 0 ? 'V' : 'H';
+  return std::string{tx, rx};
+}
+
+bool signal_matches(const PacketHeader& h, const std::string& signal) {
+  if (signal == "all") return true;
+  if (signal == "echo") return h.signal_type == static_cast<int>(SignalType::echo);
+  if (signal == "noise") return h.signal_type == static_cast<int>(SignalType::noise);
+  return h.signal_type >= static_cast<int>(SignalType::tx_cal);  // txcal: the calibration types
+}
+
+void check_signal(const std::string& s) {
+  if (s != "echo" && s != "noise" && s != "txcal" && s != "all")
+    throw Error("signal: expected echo, noise, txcal or all (got '" + s + "')");
+}
+
+// The swath and polarisation fields of a measurement file name: mission-swath-type-level-pol-start-...
+void fields_from_name(const std::string& path, std::string& swath, std::string& pol) {
+  std::vector<std::string> parts;
+  std::stringstream ss(lower(fs::path(path).filename().string()));
+  for (std::string part; std::getline(ss, part, '-');) parts.push_back(part);
+  if (parts.size() >= 5 && parts[2] == "raw") {
+    swath = upper(parts[1]);
+    pol = upper(parts[4]);
+  }
+}
+
+}  // namespace
+
+bool is_level0_path(const std::string& path) {
+  const std::string e = lower(fs::path(path).extension().string());
+  const std::string name = lower(fs::path(path).filename().string());
+  return e == ".dat" || e == ".safe" || name.ends_with(".safe/");
+}
+
+std::vector<Measurement> list_measurements(const std::string& product) {
+  std::error_code ec;
+  if (!fs::exists(product, ec)) throw FileError(product + ": no such file or folder");
+  std::vector<Measurement> out;
+  if (fs::is_directory(product, ec)) {
+    const fs::path m = fs::path(product) / "measurement";
+    if (!fs::is_directory(m, ec))
+      throw Error(product + ": not a Level-0 .SAFE product (expected a measurement/ folder of .dat files)");
+    for (const auto& e : fs::directory_iterator(m)) {
+      const std::string name = lower(e.path().filename().string());
+      if (!name.ends_with(".dat") || name.ends_with("-index.dat") || name.ends_with("-annot.dat")) continue;
+      Measurement x;
+      x.path = e.path().string();
+      fields_from_name(x.path, x.swath, x.polarisation);
+      out.push_back(x);
+    }
+    std::sort(out.begin(), out.end(), [](const Measurement& a, const Measurement& b) { return a.path < b.path; });
+    if (out.empty()) throw Error(m.string() + ": no measurement .dat file (index and annotation files aside)");
+  } else {
+    Measurement x;
+    x.path = product;
+    fields_from_name(x.path, x.swath, x.polarisation);
+    out.push_back(x);
+  }
+  return out;
+}
+
+DecodedLines decode_lines(const std::string& product, const DecodeOptions& o) {
+  check_signal(o.signal);
+  const std::string want = upper(o.polarisation);
+  if (!want.empty() && want != "VV" && want != "VH" && want != "HH" && want != "HV")
+    throw Error("polarisation: expected VV, VH, HH or HV (got '" + o.polarisation + "')");
+  std::vector<Measurement> files = list_measurements(product);
+  if (!want.empty() && files.size() > 1) {
+    std::vector<Measurement> named;
+    for (const auto& m : files)
+      if (m.polarisation == want) named.push_back(m);
+    if (!named.empty()) files = named;
+  }
+  // The lines: every packet of the signal (and polarisation) asked for, of the one file that has them.
+  std::set<std::string> pols;
+  std::vector<MeasurementFile> opened;
+  for (const auto& m : files) opened.emplace_back(m.path);
+  DecodedLines d;
+  const MeasurementFile* chosen = nullptr;
+  std::vector<std::size_t> packets;
+  for (const MeasurementFile& f : opened) {
+    std::vector<std::size_t> mine;
+    for (std::size_t i = 0; i < f.packets(); ++i) {
+      const PacketHeader& h = f.header(i);
+      if (!signal_matches(h, o.signal)) continue;
+      const std::string p = line_polarisation(h);
+      pols.insert(p);
+      if (!want.empty() && p != want) continue;
+      mine.push_back(i);
+    }
+    if (mine.empty()) continue;
+    if (chosen != nullptr && !want.empty())
+      throw Error(product + ": polarisation " + want + " in several measurement files (" + chosen->path() + ", " +
+                  f.path() + "); name one file");
+    if (chosen == nullptr || packets.empty()) {
+      chosen = &f;
+      packets = std::move(mine);
+    }
+  }
+  if (want.empty() && pols.size() > 1) {
+    std::string list;
+    for (const auto& p : pols) list += (list.empty() ? "" : ", ") + p;
+    throw Error(product + ": several polarisations (" + list + "): choose one (polarisation)");
+  }
+  if (chosen == nullptr)
+    throw Error(product + ": no " + o.signal + " packets" + (want.empty() ? "" : " of polarisation " + want));
+  d.source = chosen->path();
+  d.packets_in_file = chosen->packets();
+  d.lines = packets.size();
+  for (std::size_t i : packets) d.samples = std::max(d.samples, chosen->header(i).samples());
+  d.headers.reserve(d.lines);
+  for (std::size_t i : packets) d.headers.push_back(chosen->header(i));
+  d.packet_index = packets;
+  for (std::size_t i = 1; i < chosen->packets(); ++i) {
+    const std::uint32_t a = chosen->header(i - 1).space_packet_count, b = chosen->header(i).space_packet_count;
+    if (b != a + 1) {
+      d.missing_after.push_back(a);
+      d.missing_packets += b > a ? b - a - 1 : 0;
+    }
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  d.data.assign(d.lines * d.samples, std::complex<float>(0.f, 0.f));
+  const int threads = core::resolve_threads(o.threads);
+  std::string failure;
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+  for (std::size_t l = 0; l < d.lines; ++l) {
+    try {
+      const std::size_t i = packets[l];
+      decode_user_data(chosen->header(i), chosen->user_data(i), chosen->user_data_bytes(i), &d.data[l * d.samples],
+                       chosen->where(i));
+    } catch (const Error& e) {
+#pragma omp critical(sarfuse_level0_failure)
+      if (failure.empty()) failure = e.what();
+    }
+  }
+  if (!failure.empty()) throw Error(failure);
+  d.decode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return d;
+}
+
+std::string describe_level0(const std::string& product) {
+  std::ostringstream s;
+  for (const Measurement& m : list_measurements(product)) {
+    const MeasurementFile f(m.path);
+    std::map<std::string, std::size_t> signals, modes, pols;
+    std::size_t min_q = SIZE_MAX, max_q = 0, missing = 0, gaps = 0;
+    double t_first = 0, t_last = 0;
+    for (std::size_t i = 0; i < f.packets(); ++i) {
+      const PacketHeader& h = f.header(i);
+      ++signals[to_string(static_cast<SignalType>(h.signal_type))];
+      ++modes[to_string(static_cast<BaqMode>(h.baq_mode))];
+      ++pols[line_polarisation(h)];
+      min_q = std::min<std::size_t>(min_q, h.number_of_quads);
+      max_q = std::max<std::size_t>(max_q, h.number_of_quads);
+      const double t = h.coarse_time + (h.fine_time + 0.5) / 65536.0;
+      if (i == 0) t_first = t;
+      t_last = t;
+      if (i > 0) {
+        const std::uint32_t a = f.header(i - 1).space_packet_count, b = h.space_packet_count;
+        if (b != a + 1) {
+          ++gaps;
+          missing += b > a ? b - a - 1 : 0;
+        }
+      }
+    }
+    auto list = [](const std::map<std::string, std::size_t>& c) {
+      std::string out;
+      for (const auto& [k, n] : c) out += (out.empty() ? "" : ", ") + k + " " + std::to_string(n);
+      return out;
+    };
+    s << m.path << ": Sentinel-1 Level-0 measurement, " << f.packets() << " packets";
+    if (!m.swath.empty()) s << ", swath " << m.swath;
+    s << "\n  signals: " << list(signals) << "\n  compression: " << list(modes) << "\n  polarisation: " << list(pols)
+      << "\n  samples per line: " << 2 * min_q << (min_q == max_q ? "" : " .. " + std::to_string(2 * max_q))
+      << "\n  packet counter gaps: " << gaps << " (" << missing << " packets missing)\n";
+    char span[96];
+    std::snprintf(span, sizeof span, "  time span: %.6f s (GPS seconds %.6f .. %.6f)\n", t_last - t_first, t_first, t_last);
+    s << span;
+  }
+  return s.str();
+}
+
+}  // namespace sarfuse::sentinel1
