@@ -51,6 +51,7 @@ int run(int argc, char** argv) {
   add_demo(app);
   add_bench(app);
   add_doppler(app);
+  add_decode(app);
   install_stop_handlers();
   try {
     app.parse(argc, argv);

@@ -12,6 +12,7 @@ void add_info(CLI::App& app);
 void add_demo(CLI::App& app);
 void add_bench(CLI::App& app);
 void add_doppler(CLI::App& app);
+void add_decode(CLI::App& app);
 // The whole CLI: argv in, exit status out (cli.cpp).
 int run(int argc, char** argv);
 // The executable (not Python's `python3 -m sarfuse`, which goes on after the command) allows commands

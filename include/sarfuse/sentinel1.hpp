@@ -132,6 +132,10 @@ struct DecodedLines {
   double decode_seconds = 0;
 };
 DecodedLines decode_lines(const std::string& product, const DecodeOptions& options);
+// The lines as a complex64 .npy (lines x samples) and beside it PATH.json: per-line header fields, packet
+// indices, missing packets; both files complete or neither.
+void write_decoded_lines(const DecodedLines& lines, const DecodeOptions& options, const std::string& npy_path);
+std::string decoded_lines_json(const DecodedLines& lines, const DecodeOptions& options, int indent = -1);
 
 // A packet's header fields as a JSON object (nested as the specification groups them).
 std::string header_json(const PacketHeader& h, int indent = -1);

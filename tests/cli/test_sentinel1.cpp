@@ -1,0 +1,92 @@
+// `sarfuse decode` and `sarfuse info` on Sentinel-1 Level-0 input: a real packet decoded to .npy with
+// its header sidecar, and bad input refused with one message, exit 2 and no output.
+#include "cli_fixture.hpp"
+#include "io/npy.hpp"
+
+namespace {
+
+std::string s1_dir() { return test::shared_data_dir() + "/sentinel1"; }
+
+std::vector<char> bytes_of(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_F(Cli, DecodeSentinel1Packets) {
+  if (!fs::exists(s1_dir() + "/000408-echo.dat"))
+    GTEST_SKIP() << "Sentinel-1 test packets not found in " << s1_dir() << " (see the README there)";
+  // A measurement file of two real packets (noise, then echo), named as in a .SAFE product.
+  fs::create_directories(path("p.SAFE/measurement"));
+  const std::string dat = path("p.SAFE/measurement/s1b-s3-raw-s-vv-20200615t162409-20200615t162435-022046-029d76.dat");
+  {
+    std::ofstream f(dat, std::ios::binary);
+    for (const char* stem : {"000000-noise", "000408-echo"}) {
+      const auto b = bytes_of(s1_dir() + "/" + stem + ".dat");
+      f.write(b.data(), static_cast<std::streamsize>(b.size()));
+    }
+  }
+  const Result info = run("info " + path("p.SAFE"));
+  ASSERT_EQ(info.code, 0) << info.err;
+  EXPECT_NE(info.out.find("2 packets, swath S3"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("signals: echo 1, noise 1"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("compression: BAQ5 1, FDBAQ0 1"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("407 packets missing"), std::string::npos) << info.out;
+
+  const Result r = run("decode " + path("p.SAFE") + " --polarization VV -o " + path("echo.npy"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(io::read_npy_header(path("echo.npy")).shape, (std::vector<std::uint64_t>{1, 21558}));
+  const auto ref = bytes_of(s1_dir() + "/000408-echo.esa_reference.npy");
+  io::NpyHeader rh = io::read_npy_header(s1_dir() + "/000408-echo.esa_reference.npy");
+  const auto ours = bytes_of(path("echo.npy"));
+  io::NpyHeader oh = io::read_npy_header(path("echo.npy"));
+  ASSERT_EQ(ours.size() - oh.data_offset, ref.size() - rh.data_offset);
+  EXPECT_TRUE(std::equal(ours.begin() + static_cast<std::ptrdiff_t>(oh.data_offset), ours.end(),
+                         ref.begin() + static_cast<std::ptrdiff_t>(rh.data_offset)))
+      << "decoded line differs from ESA's decoding";
+  const auto side = nlohmann::json::parse(slurp(path("echo.npy.json")));
+  EXPECT_EQ(side.at("lines").get<int>(), 1);
+  EXPECT_EQ(side.at("headers").at(0).at("secondary_header").at("radar_configuration_support").at("swst").get<int>(), 5271);
+  EXPECT_EQ(side.at("packet_index").at(0).get<int>(), 1);
+
+  const Result noise = run("decode " + dat + " --signal noise -o " + path("noise.npy"));
+  ASSERT_EQ(noise.code, 0) << noise.err;
+  EXPECT_EQ(io::read_npy_header(path("noise.npy")).shape, (std::vector<std::uint64_t>{1, 21558}));
+}
+
+TEST_F(Cli, DecodeRefusesBadLevel0Input) {
+  if (!fs::exists(s1_dir() + "/000408-echo.dat"))
+    GTEST_SKIP() << "Sentinel-1 test packets not found in " << s1_dir() << " (see the README there)";
+  auto packet = bytes_of(s1_dir() + "/000408-echo.dat");
+  auto write = [&](const std::string& name, std::vector<char> b) {
+    std::ofstream(path(name), std::ios::binary).write(b.data(), static_cast<std::streamsize>(b.size()));
+    return path(name);
+  };
+  auto truncated = packet;
+  truncated.resize(9000);
+  auto bad_sync = packet;
+  bad_sync[13] = 0;
+  auto bad_mode = packet;
+  bad_mode[37] = 7;
+  auto bad_brc = packet;
+  bad_brc[68] = static_cast<char>(bad_brc[68] | 0xe0);
+  auto short_length = packet;  // the length field says the user data ends after 100 bytes
+  short_length.resize(68 + 100);
+  short_length[4] = 0;
+  short_length[5] = static_cast<char>(68 + 100 - 7);
+  const std::string out = path("lines.npy");
+  expect_failure("decode " + write("t.dat", truncated) + " -o " + out,
+                 "t.dat: packet 0 (byte 0): packet_data_length 15657: the packet needs 15664 bytes, the file holds 9000", out);
+  expect_failure("decode " + write("s.dat", bad_sync) + " -o " + out, "s.dat: packet 0 (byte 0): sync_marker", out);
+  expect_failure("decode " + write("m.dat", bad_mode) + " -o " + out, "m.dat: packet 0 (byte 0): baq_mode 7: expected", out);
+  expect_failure("decode " + write("b.dat", bad_brc) + " -o " + out, "b.dat: packet 0: channel IE, block 0: BRC 7", out);
+  expect_failure("decode " + write("l.dat", short_length) + " -o " + out,
+                 "l.dat: packet 0: channel IE, block 2: the sample codes run past the end of the user data (100 bytes)", out);
+  expect_failure("decode " + s1_dir() + "/000408-echo.dat --signal bogus -o " + out, "signal: expected echo, noise, txcal or all", out);
+  expect_failure("decode " + s1_dir() + "/000408-echo.dat --polarization XY -o " + out, "polarisation: expected VV", out);
+  expect_failure("decode " + s1_dir() + "/000408-echo.dat -o " + path("lines.h5"), "decoded lines are written as .npy",
+                 path("lines.h5"));
+  expect_failure("decode " + path("none.SAFE") + " -o " + out, "none.SAFE: no such file or folder", out);
+  EXPECT_FALSE(fs::exists(out + ".json"));
+}
