@@ -77,7 +77,7 @@ fuzz: deps fuzz-deps
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSARFUSE_FUZZ=ON -DSARFUSE_ENABLE_CUDA=OFF -DSARFUSE_BUILD_PYTHON=OFF \
 	  -DSARFUSE_BUILD_TESTS=OFF
 	cmake --build build-fuzz -j $(JOBS)
-	@mkdir -p build-fuzz/findings; for h in npy params mat; do \
+	@mkdir -p build-fuzz/findings; for h in npy params mat level0 s1_decoders; do \
 	  rm -rf build-fuzz/corpus-$$h && mkdir -p build-fuzz/corpus-$$h; \
 	  echo "== fuzz_$$h: $(FUZZ_RUNS) runs, seed 1"; \
 	  ./build-fuzz/fuzz_$$h -seed=1 -runs=$(FUZZ_RUNS) -rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 \

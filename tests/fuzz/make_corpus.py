@@ -9,7 +9,7 @@ import zlib
 import numpy as np
 
 root = pathlib.Path(__file__).resolve().parent / "corpus"
-for d in ("npy", "params", "mat"):
+for d in ("npy", "params", "mat", "level0", "s1_decoders"):
     (root / d).mkdir(parents=True, exist_ok=True)
 rng = np.random.default_rng(1)
 
@@ -79,4 +79,54 @@ packed = zlib.compress(matrix("data", z.real.astype(np.float32), z.imag.astype(n
 (root / "mat/truncated.mat").write_bytes((root / "mat/single.mat").read_bytes()[:200])
 (root / "mat/header_only.mat").write_bytes(header)
 (root / "mat/not_mat.mat").write_bytes(b"this is not a MAT-file at all" * 8)
+
+# ---- Sentinel-1 Level-0 packets (S1-IF-ASD-PL-0007: 68 header bytes, then the four channels) ----
+BRC0 = ["0", "10", "110", "111"]
+
+
+def channel_bits(mode, nq, channel, brc_thidx):
+    bits = ""
+    for b in range(0, nq, 128):
+        n = min(128, nq - b)
+        if mode >= 12:
+            if channel == 0:
+                bits += "000"  # BRC 0
+            if channel == 2:
+                bits += format(brc_thidx, "08b")
+            bits += "".join(str(rng.integers(0, 2)) + BRC0[rng.integers(0, 4)] for _ in range(n))
+        elif mode in (3, 4, 5):
+            if channel == 2:
+                bits += format(brc_thidx, "08b")
+            bits += "".join(format(int(rng.integers(0, 2 ** mode)), "0%db" % mode) for _ in range(n))
+    if mode == 0:
+        bits = "".join(format(int(rng.integers(0, 1024)), "010b") for _ in range(nq))
+    return bits + "0" * (-len(bits) % 16)
+
+
+def packet(mode, nq, count, thidx=20, signal=0):
+    bits = "".join(channel_bits(mode, nq, c, thidx) for c in range(4))
+    bits += "0" * (-len(bits) % 32)
+    user = int(bits, 2).to_bytes(len(bits) // 8, "big") if bits else b""
+    length = 68 + len(user) - 7
+    h = struct.pack(">HHH", (1 << 11) | (65 << 4) | 12, (3 << 14) | (count & 0x3FFF), length)
+    h += struct.pack(">IH", 1276273467, 61863) + struct.pack(">IIBBI", 0x352EF853, 87747936, 13, 0, 1)
+    h += struct.pack(">BH", 25, 0xBEA3) + struct.pack(">II", count, 4427 + count)
+    h += bytes([mode, 31, 0, 4, 12]) + struct.pack(">HH", 34770, 12970) + (1658).to_bytes(3, "big")
+    h += bytes([10]) + b"".join(v.to_bytes(3, "big") for v in (19499, 5271, 12178))
+    h += (0x7C2000).to_bytes(3, "big") + ((2 << 16) | (signal << 12) | 2).to_bytes(3, "big")
+    h += struct.pack(">H", nq) + b"\0"
+    assert len(h) == 68
+    return h + user
+
+
+seeds = {"fdbaq": packet(12, 300, 0), "baq5_noise": packet(5, 200, 1, 3, 1), "baq3": packet(3, 130, 2, 40),
+         "bypass": packet(0, 40, 3)}
+for name, p in seeds.items():
+    (root / f"level0/{name}.dat").write_bytes(p)
+    mode = p[37] & 0x1F
+    (root / f"s1_decoders/{name}.bin").write_bytes(bytes([[0, 3, 4, 5, 12, 13, 14].index(mode)]) + p[65:67] + p[68:])
+(root / "level0/three_packets.dat").write_bytes(seeds["fdbaq"] + packet(12, 300, 5) + seeds["baq3"])
+(root / "level0/truncated.dat").write_bytes(seeds["fdbaq"][:500])
+(root / "level0/header_only.dat").write_bytes(seeds["fdbaq"][:68])
+(root / "s1_decoders/fdbaq_short.bin").write_bytes(bytes([4]) + seeds["fdbaq"][65:67] + seeds["fdbaq"][68:200])
 print("corpus written to", root)
