@@ -56,6 +56,20 @@ void add_bench(CLI::App& app) {
     std::tie(eopt.lines, eopt.samples) = parse_size_pair(esize, "--size", "AZIMUTHxRANGE such as 4096x4096");
     std::cout << bench_e2e(eopt);
   });
+  // `bench level0`: Sentinel-1 Level-0 decoding beside the plain read of the same file.
+  static Level0BenchOptions lopt;
+  static std::string lsize = "50000x20000";
+  auto* level0 = cmd->add_subcommand("level0", "decode a synthetic Sentinel-1 FDBAQ file of real size beside a plain read of it");
+  level0->add_option("--size", lsize, "LINESxSAMPLES")->capture_default_str();
+  level0->add_option("--threads", lopt.threads, "threads (0: all cores)");
+  level0->add_option("--repeats", lopt.repeats, "timed runs (median reported)")->capture_default_str();
+  level0->add_option("--dir", lopt.dir, "folder for the file (default: a temporary one, removed)");
+  level0->add_option("--json", lopt.json_path, "also write every figure to this JSON file");
+  level0->callback([] {
+    std::tie(lopt.lines, lopt.samples) = parse_size_pair(lsize, "--size", "LINESxSAMPLES such as 50000x20000");
+    if (lopt.repeats < 1) throw Error("--repeats: expected at least 1");
+    std::cout << bench_level0(lopt);
+  });
   auto* context = cmd->add_subcommand("context", "create the CUDA context and exit (bench e2e times it)");
   context->callback([] {
     const auto t0 = std::chrono::steady_clock::now();
@@ -66,8 +80,8 @@ void add_bench(CLI::App& app) {
     std::printf("CUDA: device count %.3f s, then the context %.3f s\n", std::chrono::duration<double>(t1 - t0).count(),
                 std::chrono::duration<double>(t2 - t1).count());
   });
-  cmd->callback([fft, e2e, context] {
-    if (fft->parsed() || e2e->parsed() || context->parsed()) return;
+  cmd->callback([fft, e2e, context, level0] {
+    if (fft->parsed() || e2e->parsed() || context->parsed() || level0->parsed()) return;
     if (backend != "cpu" && backend != "cuda") throw Error("--backend: expected cpu or cuda (got '" + backend + "')");
     std::tie(opt.lines, opt.samples) = parse_size_pair(size, "--size", "AZIMUTHxRANGE such as 4096x4096");
     if (opt.repeats < 1) throw Error("--repeats: expected at least 1");

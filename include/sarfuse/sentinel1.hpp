@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "sarfuse/image.hpp"
+
 namespace sarfuse::sentinel1 {
 
 // The user data's compression (the BAQ mode field).
@@ -123,7 +125,7 @@ struct DecodeOptions {
 struct DecodedLines {
   std::string source;                      // the measurement file
   std::size_t lines = 0, samples = 0;      // samples: the longest line's
-  std::vector<std::complex<float>> data;   // lines x samples, row-major
+  ComplexImage data;                       // lines x samples
   std::vector<PacketHeader> headers;       // per line
   std::vector<std::size_t> packet_index;   // per line: its packet in the file
   std::size_t packets_in_file = 0;

@@ -31,7 +31,7 @@ from ._sarfuse import RadarParams, devices
 
 __version__ = _sarfuse.__version__
 __all__ = ["RadarParams", "Plan", "simulate", "analyze", "estimate_doppler", "devices", "default_scene", "load_params",
-           "save_params", "focus_file"]
+           "save_params", "focus_file", "read_sentinel1"]
 
 _RADAR_FIELDS = (
     "carrier_frequency_hz", "range_sampling_rate_hz", "chirp_rate_hz_per_s", "pulse_duration_s", "prf_hz",
@@ -269,3 +269,13 @@ def focus_file(raw, params, output=None, **options):
             args += [flag, _os.fspath(value) if isinstance(value, _os.PathLike) else str(value)]
     reports = _sarfuse._focus_file(args, params_dict)
     return reports[0] if isinstance(raw, (str, _os.PathLike)) else reports
+
+
+def read_sentinel1(product, signal: str = "echo", polarization: str | None = None, threads: int = 0):
+    """Decodes a Sentinel-1 Level-0 product (a .SAFE folder or a measurement .dat file), as `sarfuse
+    decode`: returns (lines, info), lines a complex64 array (lines, samples) in acquisition order,
+    zero-filled to the longest line; info a dict with every line's header fields ("headers"), their
+    packet indices, the missing packets and the source file. signal: "echo", "noise", "txcal" or
+    "all"; polarization: "VV", "VH", "HH", "HV" (needed when the product has several)."""
+    return _sarfuse._read_sentinel1(_os.fspath(product), str(signal), "" if polarization is None else str(polarization),
+                                    int(threads))

@@ -17,6 +17,7 @@
 #include "sarfuse/params.hpp"
 #include "sarfuse/plan.hpp"
 #include "sarfuse/quality.hpp"
+#include "sarfuse/sentinel1.hpp"
 #include "sarfuse/simulate.hpp"
 
 namespace sarfuse::cli {
@@ -356,6 +357,27 @@ PYBIND11_MODULE(_sarfuse, m) {
     py::list out;
     for (const std::string& r : reports) out.append(to_python(nlohmann::json::parse(r)));
     return out;
+  });
+  m.def("_read_sentinel1", [](const std::string& product, const std::string& signal, const std::string& polarisation,
+                              int threads) {
+    sentinel1::DecodeOptions o;
+    o.signal = signal;
+    o.polarisation = polarisation;
+    o.threads = threads;
+    std::unique_ptr<sentinel1::DecodedLines> d;
+    {
+      py::gil_scoped_release unlocked;
+      d = std::make_unique<sentinel1::DecodedLines>(sentinel1::decode_lines(product, o));
+    }
+    py::object info = to_python(nlohmann::json::parse(sentinel1::decoded_lines_json(*d, o)));
+    auto* owned = d.release();
+    py::capsule base(owned, [](void* p) { delete static_cast<sentinel1::DecodedLines*>(p); });
+    const auto lines = static_cast<py::ssize_t>(owned->lines), samples = static_cast<py::ssize_t>(owned->samples);
+    py::array_t<std::complex<float>> a({lines, samples},
+                                       {samples * static_cast<py::ssize_t>(sizeof(std::complex<float>)),
+                                        static_cast<py::ssize_t>(sizeof(std::complex<float>))},
+                                       owned->data.data(), base);
+    return py::make_tuple(a, info);
   });
   m.def("_cli_main", [](std::vector<std::string> args) {
     std::vector<char*> argv;

@@ -31,6 +31,18 @@ struct CudaBenchOptions {
 // beside the device-to-device copy bandwidth measured in the same run. Throws without CUDA.
 std::string bench_cuda(const CudaBenchOptions& options);
 
+struct Level0BenchOptions {
+  std::size_t lines = 50000, samples = 20000;
+  int threads = 0;
+  int repeats = 5;
+  std::string dir;        // where the file goes ("" = a temporary folder, removed)
+  std::string json_path;  // also write every figure as JSON
+};
+
+// `sarfuse bench level0`: a Sentinel-1 FDBAQ measurement file of lines x samples made by our encoder,
+// decoded by decode_lines (median of `repeats`, page cache warm) beside a plain sequential read of it.
+std::string bench_level0(const Level0BenchOptions& options);
+
 }  // namespace sarfuse
 
 namespace sarfuse::gpu {

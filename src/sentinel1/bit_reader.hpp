@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "sarfuse/error.hpp"
@@ -16,17 +17,27 @@ class BitReader {
   std::size_t position() const { return pos_; }
   std::size_t remaining() const { return bits_ - pos_; }
   // The next n (<= 25) bits without consuming them; bits past the end read as zeros.
-  std::uint32_t peek(int n) const {
-    const std::size_t byte = pos_ >> 3, bytes = bits_ >> 3;
+  std::uint32_t peek(int n) const { return peek_at(pos_, n); }
+  // The same at bit position pos (a caller's own cursor in a hot loop; seek() hands it back).
+  std::uint32_t peek_at(std::size_t pos, int n) const {
+    const std::size_t byte = pos >> 3, bytes = bits_ >> 3;
     std::uint32_t w = 0;
     if (byte + 4 <= bytes) {
-      w = (std::uint32_t{data_[byte]} << 24) | (std::uint32_t{data_[byte + 1]} << 16) |
-          (std::uint32_t{data_[byte + 2]} << 8) | data_[byte + 3];
+      std::memcpy(&w, data_ + byte, 4);
+      w = __builtin_bswap32(w);  // the data are big-endian
     } else {
       for (std::size_t i = 0; i < 4; ++i) w = (w << 8) | (byte + i < bytes ? data_[byte + i] : 0u);
     }
-    return (w << (pos_ & 7)) >> (32 - n);
+    return (w << (pos & 7)) >> (32 - n);
   }
+  // The 64 bits from byte pos / 8 on, shifted so bit pos is the most significant: the caller keeps
+  // 64 - pos % 8 of them. Needs pos / 8 + 8 <= the data's bytes.
+  std::uint64_t window_at(std::size_t pos) const {
+    std::uint64_t w;
+    std::memcpy(&w, data_ + (pos >> 3), 8);
+    return __builtin_bswap64(w) << (pos & 7);
+  }
+  void seek(std::size_t pos) { pos_ = pos < bits_ ? pos : bits_; }
   // Consumes n bits; `what` names the field in the message when fewer are left.
   void skip(int n, const std::string& where, const char* what) {
     if (static_cast<std::size_t>(n) > remaining())

@@ -36,7 +36,7 @@ void write_decoded_lines(const DecodedLines& d, const DecodeOptions& o, const st
   const std::string side = decoded_lines_json(d, o, 1) + "\n";
   io::AtomicFile npy(path), json(path + ".json");
   npy.write(header.data(), header.size());
-  npy.write(d.data.data(), d.data.size() * sizeof(d.data[0]));
+  npy.write(d.data.data(), d.data.size() * sizeof(std::complex<float>));
   json.write(side.data(), side.size());
   npy.commit();
   json.commit();

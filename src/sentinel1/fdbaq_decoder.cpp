@@ -37,25 +37,53 @@ void decode_fdbaq(const PacketHeader& h, const std::uint8_t* data, std::size_t s
       const HuffmanTable& table = huffman_table(brc[b]);
       const std::size_t k0 = b * kBlockQuads, k1 = std::min(nq, k0 + kBlockQuads);
       std::uint8_t* dst = codes[c].data();
-      for (std::size_t k = k0; k < k1; ++k) {
-        const HuffmanEntry e = table[r.peek(kPeekBits)];
-        if (e.bits > r.remaining()) throw_past_end(where, c, b, size);
-        r.skip(e.bits, where, "a Huffman code");
-        dst[k] = static_cast<std::uint8_t>((e.sign << 4) | e.magnitude);
+      if (r.remaining() >= kPeekBits * (k1 - k0) + 64) {
+        // Every code of the block fits, and 8 bytes can be loaded past any of them: a 64-bit window
+        // reloaded when fewer than kPeekBits bits are left in it, no check per sample.
+        std::size_t pos = r.position();
+        std::uint64_t window = r.window_at(pos);
+        int left = 64 - static_cast<int>(pos & 7);
+        for (std::size_t k = k0; k < k1; ++k) {
+          if (left < kPeekBits) {
+            window = r.window_at(pos);
+            left = 64 - static_cast<int>(pos & 7);
+          }
+          const HuffmanEntry e = table[window >> (64 - kPeekBits)];
+          const unsigned used = entry_bits(e);
+          window <<= used;
+          left -= static_cast<int>(used);
+          pos += used;
+          dst[k] = static_cast<std::uint8_t>(entry_code(e));
+        }
+        r.seek(pos);
+      } else {
+        for (std::size_t k = k0; k < k1; ++k) {
+          const HuffmanEntry e = table[r.peek(kPeekBits)];
+          if (entry_bits(e) > r.remaining()) throw_past_end(where, c, b, size);
+          r.skip(static_cast<int>(entry_bits(e)), where, "a Huffman code");
+          dst[k] = static_cast<std::uint8_t>(entry_code(e));
+        }
       }
     }
     r.align_word();
   }
+  // Each block's 32 values (the sign folded in: code 16 + m is -value[m]), one load per channel value.
   float* f = reinterpret_cast<float*>(out);
   for (std::size_t b = 0; b < blocks; ++b) {
     const BlockLevels levels = fdbaq_levels(brc[b], thidx[b]);
+    float value[32];
+    for (int m = 0; m < 16; ++m) {
+      value[m] = levels.value[m];
+      value[16 + m] = -levels.value[m];
+    }
     const std::size_t k0 = b * kBlockQuads, k1 = std::min(nq, k0 + kBlockQuads);
-    for (int c = 0; c < 4; ++c)
-      for (std::size_t k = k0; k < k1; ++k) {
-        const unsigned code = codes[c][k];
-        const float v = levels.value[code & 15];
-        f[channel_float(c, k)] = (code & 16) ? -v : v;
-      }
+    const std::uint8_t *ie = codes[kIE].data(), *io = codes[kIO].data(), *qe = codes[kQE].data(), *qo = codes[kQO].data();
+    for (std::size_t k = k0; k < k1; ++k) {
+      f[4 * k] = value[ie[k]];
+      f[4 * k + 1] = value[qe[k]];
+      f[4 * k + 2] = value[io[k]];
+      f[4 * k + 3] = value[qo[k]];
+    }
   }
 }
 

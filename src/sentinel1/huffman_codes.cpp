@@ -27,10 +27,7 @@ HuffmanTable build(int brc) {
       const int used = 1 + static_cast<int>(c.size());
       const int free_bits = kPeekBits - used;
       for (unsigned rest = 0; rest < (1u << free_bits); ++rest) {
-        HuffmanEntry& e = t[(prefix << free_bits) | rest];
-        e.bits = static_cast<std::uint8_t>(used);
-        e.sign = static_cast<std::uint8_t>(sign);
-        e.magnitude = static_cast<std::uint8_t>(m);
+        t[(prefix << free_bits) | rest] = static_cast<HuffmanEntry>((used << 8) | (sign << 4) | m);
       }
     }
   return t;

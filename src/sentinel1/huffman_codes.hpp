@@ -16,11 +16,12 @@ std::string_view huffman_code(int brc, int m);
 constexpr int kMaxCodeBits = 9;               // BRC 4's longest code
 constexpr int kPeekBits = 1 + kMaxCodeBits;   // sign + code
 
-// Entry for the next kPeekBits bits (first bit most significant): bits used (sign included; 0 where
-// no code starts with them), sign, magnitude code.
-struct HuffmanEntry {
-  std::uint8_t bits = 0, sign = 0, magnitude = 0;
-};
+// Entry for the next kPeekBits bits (first bit most significant), packed in 16 bits so a lookup is one
+// load: the sample's code (sign << 4 | magnitude) in the low byte, the bits it used (sign included) in
+// the high byte. The trees are complete, so every pattern starts with a code.
+using HuffmanEntry = std::uint16_t;
+constexpr unsigned entry_code(HuffmanEntry e) { return e & 0xffu; }
+constexpr unsigned entry_bits(HuffmanEntry e) { return e >> 8; }
 using HuffmanTable = std::array<HuffmanEntry, 1u << kPeekBits>;
 const HuffmanTable& huffman_table(int brc);
 

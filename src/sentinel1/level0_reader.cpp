@@ -155,15 +155,17 @@ DecodedLines decode_lines(const std::string& product, const DecodeOptions& o) {
     }
   }
   const auto t0 = std::chrono::steady_clock::now();
-  d.data.assign(d.lines * d.samples, std::complex<float>(0.f, 0.f));
+  d.data = ComplexImage(d.lines, d.samples);  // not cleared: each thread writes its own lines (first touch)
   const int threads = core::resolve_threads(o.threads);
   std::string failure;
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
   for (std::size_t l = 0; l < d.lines; ++l) {
     try {
       const std::size_t i = packets[l];
-      decode_user_data(chosen->header(i), chosen->user_data(i), chosen->user_data_bytes(i), &d.data[l * d.samples],
-                       chosen->where(i));
+      const PacketHeader& h = chosen->header(i);
+      std::complex<float>* row = d.data.row(l);
+      decode_user_data(h, chosen->user_data(i), chosen->user_data_bytes(i), row, chosen->where(i));
+      std::fill(row + h.samples(), row + d.samples, std::complex<float>(0.f, 0.f));
     } catch (const Error& e) {
 #pragma omp critical(sarfuse_level0_failure)
       if (failure.empty()) failure = e.what();

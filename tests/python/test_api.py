@@ -1,6 +1,7 @@
 """The Python API: parameters, simulate -> focus -> analyze, equality with the CLI, bad input, GIL."""
 import json
 import os
+import pathlib
 import re
 import subprocess
 import sys
@@ -246,3 +247,21 @@ def test_docs_example_runs(source_dir, tmp_path, monkeypatch):
     assert blocks, "docs/python.md has no python example"
     monkeypatch.chdir(tmp_path)
     exec(compile(blocks[0], "docs/python.md", "exec"), {"__name__": "__docs__"})
+
+
+def test_read_sentinel1_matches_esa_decoding(source_dir):
+    data = pathlib.Path(os.environ.get("SARFUSE_TEST_DATA", source_dir.parent / "shared" / "data")) / "sentinel1"
+    if not (data / "000408-echo.dat").exists():
+        pytest.skip(f"Sentinel-1 test packets not found in {data} (see the README there)")
+    lines, info = sarfuse.read_sentinel1(data / "000408-echo.dat")
+    ref = np.load(data / "000408-echo.esa_reference.npy")
+    assert lines.shape == (1, ref.size) and lines.dtype == np.complex64
+    assert np.abs(lines[0] - ref).max() <= 1e-5 * np.abs(ref).max()
+    rcs = info["headers"][0]["secondary_header"]["radar_configuration_support"]
+    assert rcs["baq_mode"] == 12 and rcs["swst"] == 5271 and info["packet_index"] == [0]
+    with pytest.raises(ValueError, match="no noise packets"):
+        sarfuse.read_sentinel1(data / "000408-echo.dat", signal="noise")
+    with pytest.raises(ValueError, match="signal: expected echo, noise, txcal or all"):
+        sarfuse.read_sentinel1(data / "000408-echo.dat", signal="radio")
+    with pytest.raises(OSError):
+        sarfuse.read_sentinel1(data / "nope.dat")

@@ -172,7 +172,7 @@ TEST(Sentinel1Lines, TwoRealPacketsInOneFileDecodeAsTwoLines) {
   EXPECT_EQ(d.headers[1].space_packet_count, 408u);
   EXPECT_EQ(d.missing_packets, 407u);  // the counter jumps from 0 to 408
   const std::vector<std::complex<float>> ref = read_c8(s1_dir() + "/000408-echo.esa_reference.npy");
-  const std::vector<std::complex<float>> second(d.data.begin() + static_cast<std::ptrdiff_t>(d.samples), d.data.end());
+  const std::vector<std::complex<float>> second(d.data.row(1), d.data.row(1) + d.samples);
   EXPECT_LE(relative_max_error(second, ref), 1e-5);
   o.signal = "echo";
   const DecodedLines e = decode_lines(path, o);
