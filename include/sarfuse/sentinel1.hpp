@@ -134,6 +134,9 @@ struct DecodedLines {
   double decode_seconds = 0;
 };
 DecodedLines decode_lines(const std::string& product, const DecodeOptions& options);
+// The same into `lines`, reusing its sample buffer when the shape is unchanged (a fresh buffer's pages
+// cost the kernel as much to clear as the decoding to fill: take after take, keep one DecodedLines).
+void decode_lines(const std::string& product, const DecodeOptions& options, DecodedLines& lines);
 // The lines as a complex64 .npy (lines x samples) and beside it PATH.json: per-line header fields, packet
 // indices, missing packets; both files complete or neither.
 void write_decoded_lines(const DecodedLines& lines, const DecodeOptions& options, const std::string& npy_path);

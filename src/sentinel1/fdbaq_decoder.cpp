@@ -1,7 +1,7 @@
 // Format D (S1-IF-ASD-PL-0007 issue 13, section 4.4): FDBAQ. Blocks of 128 quads; each IE block led by
 // its 3-bit bit-rate code (BRC 0..4, the Huffman tree of its samples in all four channels), each QE
 // block by its 8-bit threshold index (THIDX). A sample is a sign bit and the Huffman code of its
-// magnitude, decoded kPeekBits at a time through huffman_table.
+// magnitude, decoded two at a time through huffman_pair_table (one at a time near the data's end).
 #include <algorithm>
 #include <vector>
 
@@ -22,7 +22,7 @@ void decode_fdbaq(const PacketHeader& h, const std::uint8_t* data, std::size_t s
   thidx.assign(blocks, 0);
   BitReader r(data, size);
   for (int c = 0; c < 4; ++c) {
-    codes[c].resize(nq);
+    codes[c].resize(nq + 1);  // + 1: the pair decoder's spare slot
     for (std::size_t b = 0; b < blocks; ++b) {
       if (c == kIE) {
         if (r.remaining() < 3) throw_past_end(where, c, b, size);
@@ -39,21 +39,28 @@ void decode_fdbaq(const PacketHeader& h, const std::uint8_t* data, std::size_t s
       std::uint8_t* dst = codes[c].data();
       if (r.remaining() >= kPeekBits * (k1 - k0) + 64) {
         // Every code of the block fits, and 8 bytes can be loaded past any of them: a 64-bit window
-        // reloaded when fewer than kPeekBits bits are left in it, no check per sample.
+        // reloaded when fewer than kPairBits bits are left in it, two samples per lookup where both
+        // codes end within kPairBits, no check per sample. dst[k + 1] is written even when only one
+        // sample is left (the next block's slot, or the spare one after the line).
+        const HuffmanPairTable& pairs = huffman_pair_table(brc[b]);
         std::size_t pos = r.position();
         std::uint64_t window = r.window_at(pos);
         int left = 64 - static_cast<int>(pos & 7);
-        for (std::size_t k = k0; k < k1; ++k) {
-          if (left < kPeekBits) {
+        for (std::size_t k = k0; k < k1;) {
+          if (left < kPairBits) {
             window = r.window_at(pos);
             left = 64 - static_cast<int>(pos & 7);
           }
-          const HuffmanEntry e = table[window >> (64 - kPeekBits)];
-          const unsigned used = entry_bits(e);
+          const HuffmanPair e = pairs[window >> (64 - kPairBits)];
+          dst[k] = e.first;
+          dst[k + 1] = e.second;
+          // A branch, not arithmetic: predicted, it keeps the window's dependency chain short.
+          const bool two = e.both_bits != 0 && k + 1 < k1;
+          const unsigned used = two ? e.both_bits : e.first_bits;
           window <<= used;
           left -= static_cast<int>(used);
           pos += used;
-          dst[k] = static_cast<std::uint8_t>(entry_code(e));
+          k += two ? 2 : 1;
         }
         r.seek(pos);
       } else {

@@ -33,7 +33,28 @@ HuffmanTable build(int brc) {
   return t;
 }
 
+HuffmanPairTable build_pairs(const HuffmanTable& one) {
+  HuffmanPairTable t{};
+  for (unsigned p = 0; p < (1u << kPairBits); ++p) {
+    const HuffmanEntry a = one[p >> (kPairBits - kPeekBits)];
+    const unsigned bits_a = entry_bits(a);
+    const unsigned rest = (p << bits_a) & ((1u << kPairBits) - 1);  // the bits after the first code
+    const HuffmanEntry b = one[rest >> (kPairBits - kPeekBits)];
+    const bool fits = bits_a + entry_bits(b) <= kPairBits;
+    t[p] = {static_cast<std::uint8_t>(entry_code(a)), static_cast<std::uint8_t>(entry_code(b)),
+            static_cast<std::uint8_t>(bits_a), static_cast<std::uint8_t>(fits ? bits_a + entry_bits(b) : 0)};
+  }
+  return t;
+}
+
 }  // namespace
+
+const HuffmanPairTable& huffman_pair_table(int brc) {
+  static const HuffmanPairTable tables[kBrcCount] = {build_pairs(huffman_table(0)), build_pairs(huffman_table(1)),
+                                                     build_pairs(huffman_table(2)), build_pairs(huffman_table(3)),
+                                                     build_pairs(huffman_table(4))};
+  return tables[brc];
+}
 
 std::string_view huffman_code(int brc, int m) { return kCodes[brc][m]; }
 

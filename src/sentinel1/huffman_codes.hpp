@@ -25,4 +25,13 @@ constexpr unsigned entry_bits(HuffmanEntry e) { return e >> 8; }
 using HuffmanTable = std::array<HuffmanEntry, 1u << kPeekBits>;
 const HuffmanTable& huffman_table(int brc);
 
+// Two samples per lookup: for the next kPairBits bits, the first sample's code and bits and, when the
+// second sample's code also ends within them, its code and the bits of both.
+constexpr int kPairBits = 12;
+struct HuffmanPair {
+  std::uint8_t first, second, first_bits, both_bits;  // both_bits 0: the second does not fit
+};
+using HuffmanPairTable = std::array<HuffmanPair, 1u << kPairBits>;
+const HuffmanPairTable& huffman_pair_table(int brc);
+
 }  // namespace sarfuse::sentinel1

@@ -96,6 +96,12 @@ std::vector<Measurement> list_measurements(const std::string& product) {
 }
 
 DecodedLines decode_lines(const std::string& product, const DecodeOptions& o) {
+  DecodedLines d;
+  decode_lines(product, o, d);
+  return d;
+}
+
+void decode_lines(const std::string& product, const DecodeOptions& o, DecodedLines& d) {
   check_signal(o.signal);
   const std::string want = upper(o.polarisation);
   if (!want.empty() && want != "VV" && want != "VH" && want != "HH" && want != "HV")
@@ -111,7 +117,6 @@ DecodedLines decode_lines(const std::string& product, const DecodeOptions& o) {
   std::set<std::string> pols;
   std::vector<MeasurementFile> opened;
   for (const auto& m : files) opened.emplace_back(m.path);
-  DecodedLines d;
   const MeasurementFile* chosen = nullptr;
   std::vector<std::size_t> packets;
   for (const MeasurementFile& f : opened) {
@@ -140,6 +145,8 @@ DecodedLines decode_lines(const std::string& product, const DecodeOptions& o) {
   }
   if (chosen == nullptr)
     throw Error(product + ": no " + o.signal + " packets" + (want.empty() ? "" : " of polarisation " + want));
+  ComplexImage keep = std::move(d.data);
+  d = DecodedLines{};
   d.source = chosen->path();
   d.packets_in_file = chosen->packets();
   d.lines = packets.size();
@@ -155,7 +162,8 @@ DecodedLines decode_lines(const std::string& product, const DecodeOptions& o) {
     }
   }
   const auto t0 = std::chrono::steady_clock::now();
-  d.data = ComplexImage(d.lines, d.samples);  // not cleared: each thread writes its own lines (first touch)
+  // Not cleared: each thread writes its own lines (first touch, in parallel).
+  d.data = keep.lines() == d.lines && keep.samples() == d.samples ? std::move(keep) : ComplexImage(d.lines, d.samples);
   const int threads = core::resolve_threads(o.threads);
   std::string failure;
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
@@ -173,7 +181,6 @@ DecodedLines decode_lines(const std::string& product, const DecodeOptions& o) {
   }
   if (!failure.empty()) throw Error(failure);
   d.decode_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return d;
 }
 
 std::string describe_level0(const std::string& product) {

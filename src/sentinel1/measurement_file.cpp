@@ -42,15 +42,19 @@ MeasurementFile::MeasurementFile(const std::string& path) : impl_(std::make_uniq
     throw Error(path + ": empty: a measurement file holds at least one packet (" + std::to_string(kHeaderBytes) +
                 " header bytes)");
   }
-  void* p = mmap(nullptr, impl_->size, PROT_READ, MAP_PRIVATE, fd, 0);
+  void* p = mmap(nullptr, impl_->size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);  // every page is read
   close(fd);
   if (p == MAP_FAILED) throw FileError(path + ": cannot map (" + std::strerror(errno) + ")");
   impl_->base = static_cast<const std::uint8_t*>(p);
   madvise(p, impl_->size, MADV_SEQUENTIAL);
   for (std::size_t offset = 0; offset < impl_->size;) {
-    const std::size_t index = impl_->headers.size();
-    const std::string w = path + ": packet " + std::to_string(index) + " (byte " + std::to_string(offset) + ")";
-    PacketHeader h = parse_packet_header(impl_->base + offset, impl_->size - offset, w);
+    PacketHeader h;
+    try {
+      h = parse_packet_header(impl_->base + offset, impl_->size - offset, "");
+    } catch (const Error& e) {  // the packet named only on failure (a string per packet costs)
+      throw Error(path + ": packet " + std::to_string(impl_->headers.size()) + " (byte " + std::to_string(offset) +
+                  ")" + e.what());
+    }
     impl_->offsets.push_back(offset);
     offset += h.packet_bytes();
     impl_->headers.push_back(h);
