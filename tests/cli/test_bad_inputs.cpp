@@ -134,7 +134,7 @@ TEST_F(Cli, BadInputsFailCleanly) {
   cases.push_back({"linear-take-shorter-than-aperture", "focus " + raw + focus_to_out,
                    "fewer than the synthetic aperture", out});
   cases.push_back({"option-block-lines-circular", "focus --azimuth circular --block-lines 512 " + raw + focus_to_out,
-                   "block_lines and max_memory_bytes apply to linear azimuth processing", out});
+                   "--block-lines and --max-memory apply to --azimuth linear", out});
   cases.push_back({"option-max-memory-size", "focus --max-memory lots " + raw + focus_to_out,
                    "--max-memory: expected a positive size", out});
   focus_params("params-centroid-coefficients",
