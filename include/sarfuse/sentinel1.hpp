@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sarfuse/image.hpp"
+#include "sarfuse/params.hpp"
 
 namespace sarfuse::sentinel1 {
 
@@ -149,6 +150,35 @@ std::string header_json(const PacketHeader& h, int indent = -1);
 std::string describe_level0(const std::string& product);
 // Whether `path` looks like a Level-0 product (a .SAFE folder or a .dat file).
 bool is_level0_path(const std::string& path);
+
+// ---- radar parameters from the packets ----
+constexpr double kReferenceFrequencyMHz = 37.53472224;  // f_ref, S1-IF-ASD-PL-0007 section 3.2.5
+constexpr double kCarrierFrequencyHz = 5.405e9;        // C-SAR
+constexpr double kAntennaLengthM = 12.3;
+double tx_ramp_rate_hz_per_s(const PacketHeader& h);
+double tx_pulse_start_frequency_hz(const PacketHeader& h);
+double tx_pulse_length_s(const PacketHeader& h);
+double pri_s(const PacketHeader& h);
+double swst_s(const PacketHeader& h);
+double first_sample_time_s(const PacketHeader& h);  // two-way: rank x PRI + SWST + 320 / (8 f_ref)
+double range_sampling_rate_hz(const PacketHeader& h, const std::string& where);
+double packet_time_s(const PacketHeader& h);  // GPS seconds
+
+// The platform's position (ECEF, m), velocity (m/s) and GPS time (s) of sub-commutated words 1..22.
+constexpr int kPvtWords = 22;
+struct PvtRecord {
+  double x = 0, y = 0, z = 0;
+  float vx = 0, vy = 0, vz = 0;
+  double time_s = 0;
+};
+std::vector<PvtRecord> pvt_records(const std::vector<PacketHeader>& headers);  // each complete cycle's, in order
+std::vector<std::uint16_t> pvt_words(const PvtRecord& record);                 // the 22 words (the encoder's)
+
+// The take's RadarParams from its packets: carrier and antenna of C-SAR, sampling rate from the
+// decimation code, chirp from the Tx fields, PRF from PRI, near range from the first-sample time, the
+// effective velocity sqrt(Vs Vg) from the PVT record nearest the take's middle (Vg = Vs R_earth / |r|,
+// WGS84 radius). The Doppler centroid is not in the packets: estimate it (sarfuse/doppler.hpp).
+RadarParams radar_parameters(const DecodedLines& lines);
 
 // ---- our encoder (tests and benchmarks) ----
 struct EncodeOptions {

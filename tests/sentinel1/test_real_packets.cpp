@@ -184,3 +184,39 @@ TEST(Sentinel1Lines, TwoRealPacketsInOneFileDecodeAsTwoLines) {
 }
 
 }  // namespace
+
+namespace {
+
+// Packet 408's radar fields in physical units, by the formulas of S1-IF-ASD-PL-0007 section 3.2.5
+// worked by hand from its coded values (f_ref = 37.53472224 MHz): TXPRR 34770 (sign 1, 2002), TXPSF
+// 12970 (sign 0), TXPL 1658, PRI 19499, SWST 5271, rank 10, decimation 4 (4/9 of 4 f_ref).
+TEST(Sentinel1Radar, Packet408InPhysicalUnits) {
+  SKIP_WITHOUT_S1_DATA();
+  const MeasurementFile f(s1_dir() + "/000408-echo.dat");
+  const PacketHeader& h = f.header(0);
+  const double fref = 37.53472224;
+  EXPECT_NEAR(tx_ramp_rate_hz_per_s(h), 2002 * fref * fref / 2097152.0 * 1e12, 1.0);
+  EXPECT_NEAR(tx_ramp_rate_hz_per_s(h) / 1e12, 1.34493, 1e-5);
+  EXPECT_NEAR(tx_pulse_length_s(h) * 1e6, 1658 / fref, 1e-9);
+  EXPECT_NEAR(tx_pulse_length_s(h) * 1e6, 44.172, 1e-3);
+  EXPECT_NEAR(tx_ramp_rate_hz_per_s(h) * tx_pulse_length_s(h) / 1e6, 59.409, 1e-3);  // the S3 chirp bandwidth
+  EXPECT_NEAR(tx_pulse_start_frequency_hz(h) / 1e6, 1.34493 / (4 * fref) - 12970 * fref / 16384.0, 1e-5);
+  // The chirp sweeps symmetrically about the carrier: start + bandwidth / 2 within 10 kHz of 0.
+  EXPECT_NEAR(tx_pulse_start_frequency_hz(h) + tx_ramp_rate_hz_per_s(h) * tx_pulse_length_s(h) / 2, 0.0, 1e4);
+  EXPECT_NEAR(1.0 / pri_s(h), fref * 1e6 / 19499, 1e-6);
+  EXPECT_NEAR(range_sampling_rate_hz(h, "408") / 1e6, 4.0 / 9.0 * 4 * fref, 1e-9);
+  EXPECT_NEAR(first_sample_time_s(h) * 1e6, 10 * 19499 / fref + 5271 / fref + 40 / fref, 1e-9);
+  EXPECT_NEAR(kSpeedOfLight / 2 * first_sample_time_s(h) / 1e3, 799.9, 0.1);  // S3 near range, km
+  // One packet holds one sub-commutated word: no position-velocity record, and the parameters say so.
+  DecodeOptions o;
+  const DecodedLines d = decode_lines(s1_dir() + "/000408-echo.dat", o);
+  EXPECT_TRUE(pvt_records(d.headers).empty());
+  try {
+    (void)radar_parameters(d);
+    ADD_FAILURE() << "radar_parameters without an orbit record";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no complete position-velocity record"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
