@@ -10,16 +10,18 @@
 #include "focus_command.hpp"
 #include "progress_line.hpp"
 #include "sarfuse/error.hpp"
+#include "sarfuse/sentinel1.hpp"
 
 namespace sarfuse::cli {
 
 void FocusCommand::add_to(CLI::App* cmd) {
-  cmd->add_option("raw", inputs, "raw data (.npy or .mat); several with --output-dir")->required();
-  cmd->add_option("--params", params, "radar parameters (JSON)");
+  cmd->add_option("raw", inputs, "raw data (.npy or .mat, or a Sentinel-1 Level-0 .SAFE / .dat); several with --output-dir")->required();
+  cmd->add_option("--params", params, "radar parameters (JSON; Level-0 input: taken from its packets when absent)");
   cmd->add_option("-o,--output", output, "product: .npy, .tif (GeoTIFF) or .h5 (HDF5); a .json sidecar is written beside it");
   cmd->add_option("--output-dir", output_dir, "several inputs: each product as DIR/<input name>.<--format>");
   cmd->add_option("--format", format, "with --output-dir: npy, tif or h5")->capture_default_str();
   cmd->add_option("--var", var, "variable name in a .mat file");
+  cmd->add_option("--polarization", polarization, "Sentinel-1 Level-0 input: VV, VH, HH or HV (needed when it has several)");
   cmd->add_option("--doppler-centroid", doppler, "absolute Doppler centroid (Hz), overriding the parameters file");
   cmd->add_option("--doppler", doppler_mode, "auto: estimate the Doppler centroid from the data (ACCC; ambiguity by MLCC, MLBF and, when unsure, the sharpest patch focus)");
   cmd->add_option("--doppler-ambiguity", doppler_ambiguity, "with --doppler auto: force the ambiguity number");
@@ -52,19 +54,38 @@ void FocusCommand::add_to(CLI::App* cmd) {
 }
 
 std::vector<FocusRequest> FocusCommand::requests() const {
-  if (params.empty() && !params_json) throw Error("--params: required (the radar parameters JSON)");
-  ParamsFile p = params_json ? parse_params(*params_json, "params") : load_params(params);
-  if (doppler) {
-    if (!std::isfinite(*doppler))
-      throw Error("--doppler-centroid: expected a finite frequency in Hz (got " + std::to_string(*doppler) + ")");
-    p.radar.doppler_centroid_hz = *doppler;
-    validate(p.radar, "--doppler-centroid");
-  }
+  // Sentinel-1 Level-0 input carries its radar parameters (the Doppler centroid then estimated).
+  const bool from_packets = params.empty() && !params_json;
+  if (from_packets)
+    for (const std::string& in : inputs)
+      if (!sentinel1::is_level0_path(in))
+        throw Error("--params: required (the radar parameters JSON; only Sentinel-1 Level-0 input carries its own)");
+  ParamsFile p;
+  if (!from_packets) p = params_json ? parse_params(*params_json, "params") : load_params(params);
+  if (doppler && !std::isfinite(*doppler))
+    throw Error("--doppler-centroid: expected a finite frequency in Hz (got " + std::to_string(*doppler) + ")");
+  auto radar_of = [&](const std::string& input) {
+    RadarParams r = p.radar;
+    if (from_packets) {
+      sentinel1::DecodeOptions o;
+      o.polarisation = polarization;
+      r = sentinel1::radar_parameters(sentinel1::index_lines(input, o));
+    }
+    if (doppler) {
+      r.doppler_centroid_hz = *doppler;
+      validate(r, "--doppler-centroid");
+    }
+    return r;
+  };
   FocusRequest q;
-  q.radar = p.radar;
   q.scene = p.scene;
   q.variable = var;
-  if (!doppler_mode.empty()) {
+  q.polarisation = polarization;
+  if (from_packets && doppler_mode.empty() && !doppler) {
+    q.doppler = DopplerOptions{};
+    q.doppler->ambiguity = doppler_ambiguity;
+    q.doppler->check = parse_doppler_check(doppler_check);
+  } else if (!doppler_mode.empty()) {
     if (doppler_mode != "auto") throw Error("--doppler: expected auto (got '" + doppler_mode + "')");
     if (doppler) throw Error("--doppler auto and --doppler-centroid exclude each other");
     q.doppler = DopplerOptions{};
@@ -104,6 +125,7 @@ std::vector<FocusRequest> FocusCommand::requests() const {
     if (output.empty()) throw Error("-o/--output: required (or --output-dir for several inputs)");
     if (inputs.size() != 1) throw Error("several inputs need --output-dir DIR (each product DIR/<name>.<--format>)");
     q.input = inputs[0];
+    q.radar = radar_of(q.input);
     q.output = output;
     out.push_back(q);
     return out;
@@ -117,6 +139,7 @@ std::vector<FocusRequest> FocusCommand::requests() const {
   for (const std::string& in : inputs) {
     FocusRequest r = q;
     r.input = in;
+    r.radar = radar_of(in);
     r.output = (fs::path(output_dir) / (fs::path(in).stem().string() + "." + format)).string();
     for (const FocusRequest& o : out)
       if (o.output == r.output) throw Error("inputs '" + o.input + "' and '" + in + "' would both become '" + r.output + "'");

@@ -25,8 +25,9 @@
 namespace sarfuse {
 
 struct FocusRequest {
-  std::string input;     // raw data: .npy or .mat
-  std::string variable;  // .mat: the variable (default: the first numeric one)
+  std::string input;         // raw data: .npy, .mat, or a Sentinel-1 Level-0 .SAFE folder / .dat file
+  std::string variable;      // .mat: the variable (default: the first numeric one)
+  std::string polarisation;  // Level-0: VV, VH, HH or HV ("" = the product's only one)
   RadarParams radar;
   std::optional<SceneParams> scene;  // point targets to analyse in the report
   FocusOptions options;

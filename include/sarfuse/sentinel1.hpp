@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sarfuse/image.hpp"
+#include "sarfuse/io.hpp"
 #include "sarfuse/params.hpp"
 
 namespace sarfuse::sentinel1 {
@@ -135,6 +136,8 @@ struct DecodedLines {
   double decode_seconds = 0;
 };
 DecodedLines decode_lines(const std::string& product, const DecodeOptions& options);
+// The same lines' headers, packet indices and gaps without decoding their samples (data left empty).
+DecodedLines index_lines(const std::string& product, const DecodeOptions& options);
 // The same into `lines`, reusing its sample buffer when the shape is unchanged (a fresh buffer's pages
 // cost the kernel as much to clear as the decoding to fill: take after take, keep one DecodedLines).
 void decode_lines(const std::string& product, const DecodeOptions& options, DecodedLines& lines);
@@ -180,6 +183,10 @@ std::vector<std::uint16_t> pvt_words(const PvtRecord& record);                 /
 // WGS84 radius). The Doppler centroid is not in the packets: estimate it (sarfuse/doppler.hpp).
 RadarParams radar_parameters(const DecodedLines& lines);
 
+// The product's lines as the focusing pipeline's raw input (sarfuse/focus_file.hpp reads it for a
+// .SAFE folder or .dat input).
+std::unique_ptr<RawFile> open_level0(const std::string& product, const DecodeOptions& options);
+
 // ---- our encoder (tests and benchmarks) ----
 struct EncodeOptions {
   int brc = 4;  // FDBAQ: the bit-rate code of every block, 0..4; -1: cycle 0..4 over the blocks
@@ -191,5 +198,11 @@ struct EncodeOptions {
 std::vector<std::uint8_t> encode_packet(const PacketHeader& h, const std::complex<float>* samples,
                                         std::size_t count, const EncodeOptions& options,
                                         std::vector<std::complex<float>>* quantised = nullptr);
+
+// A measurement file of one packet per line of `lines` (encoded with `options`), headers from `first`
+// with the counters, datation (by its PRI) and sub-commutated words advanced line by line, the PVT
+// records' words in each cycle's words 1..22.
+void write_measurement_file(const std::string& path, const ComplexImage& lines, const PacketHeader& first,
+                            const std::vector<PvtRecord>& pvt, const EncodeOptions& options, int threads = 0);
 
 }  // namespace sarfuse::sentinel1

@@ -25,6 +25,7 @@
 #include "sarfuse/error.hpp"
 #include "sarfuse/focus_file.hpp"
 #include "sarfuse/interrupt.hpp"
+#include "sarfuse/sentinel1.hpp"
 
 namespace sarfuse {
 
@@ -116,7 +117,17 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
     throw Error("block_lines and max_memory_bytes apply to linear azimuth processing");
 
   auto t = Clock::now();
-  const std::unique_ptr<RawFile> file = RawFile::open(r.input, r.variable);
+  std::unique_ptr<RawFile> file;
+  if (sentinel1::is_level0_path(r.input)) {
+    if (!r.variable.empty()) throw Error(r.input + ": a variable name applies to .mat files only");
+    sentinel1::DecodeOptions l0;
+    l0.polarisation = r.polarisation;
+    l0.threads = r.options.threads;
+    file = sentinel1::open_level0(r.input, l0);
+  } else {
+    if (!r.polarisation.empty()) throw Error(r.input + ": a polarisation applies to Sentinel-1 Level-0 input only");
+    file = RawFile::open(r.input, r.variable);
+  }
   const std::size_t lines = file->lines(), samples = file->samples();
   const SampleType native_type = file->type();
   const std::size_t line_bytes = samples * bytes_per_sample(native_type);

@@ -101,7 +101,11 @@ DecodedLines decode_lines(const std::string& product, const DecodeOptions& o) {
   return d;
 }
 
-void decode_lines(const std::string& product, const DecodeOptions& o, DecodedLines& d) {
+namespace {
+
+// The lines' packets (headers, indices, gaps) of the signal and polarisation asked for; d.data untouched.
+// Returns the measurement file they are in.
+std::unique_ptr<MeasurementFile> select_lines(const std::string& product, const DecodeOptions& o, DecodedLines& d) {
   check_signal(o.signal);
   const std::string want = upper(o.polarisation);
   if (!want.empty() && want != "VV" && want != "VH" && want != "HH" && want != "HV")
@@ -115,11 +119,12 @@ void decode_lines(const std::string& product, const DecodeOptions& o, DecodedLin
   }
   // The lines: every packet of the signal (and polarisation) asked for, of the one file that has them.
   std::set<std::string> pols;
-  std::vector<MeasurementFile> opened;
-  for (const auto& m : files) opened.emplace_back(m.path);
-  const MeasurementFile* chosen = nullptr;
+  std::vector<std::unique_ptr<MeasurementFile>> opened;
+  for (const auto& m : files) opened.push_back(std::make_unique<MeasurementFile>(m.path));
+  MeasurementFile* chosen = nullptr;
   std::vector<std::size_t> packets;
-  for (const MeasurementFile& f : opened) {
+  for (auto& file : opened) {
+    MeasurementFile& f = *file;
     std::vector<std::size_t> mine;
     for (std::size_t i = 0; i < f.packets(); ++i) {
       const PacketHeader& h = f.header(i);
@@ -147,6 +152,7 @@ void decode_lines(const std::string& product, const DecodeOptions& o, DecodedLin
     throw Error(product + ": no " + o.signal + " packets" + (want.empty() ? "" : " of polarisation " + want));
   ComplexImage keep = std::move(d.data);
   d = DecodedLines{};
+  d.data = std::move(keep);
   d.source = chosen->path();
   d.packets_in_file = chosen->packets();
   d.lines = packets.size();
@@ -161,9 +167,26 @@ void decode_lines(const std::string& product, const DecodeOptions& o, DecodedLin
       d.missing_packets += b > a ? b - a - 1 : 0;
     }
   }
+  for (auto& file : opened)
+    if (file.get() == chosen) return std::move(file);
+  throw Error(product + ": internal: the chosen measurement file was lost");
+}
+
+}  // namespace
+
+DecodedLines index_lines(const std::string& product, const DecodeOptions& o) {
+  DecodedLines d;
+  (void)select_lines(product, o, d);
+  return d;
+}
+
+void decode_lines(const std::string& product, const DecodeOptions& o, DecodedLines& d) {
+  const std::unique_ptr<MeasurementFile> file = select_lines(product, o, d);
+  const MeasurementFile* chosen = file.get();
+  const std::vector<std::size_t>& packets = d.packet_index;
   const auto t0 = std::chrono::steady_clock::now();
   // Not cleared: each thread writes its own lines (first touch, in parallel).
-  d.data = keep.lines() == d.lines && keep.samples() == d.samples ? std::move(keep) : ComplexImage(d.lines, d.samples);
+  if (d.data.lines() != d.lines || d.data.samples() != d.samples) d.data = ComplexImage(d.lines, d.samples);
   const int threads = core::resolve_threads(o.threads);
   std::string failure;
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
