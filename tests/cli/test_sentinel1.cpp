@@ -2,6 +2,8 @@
 // its header sidecar, and bad input refused with one message, exit 2 and no output.
 #include "cli_fixture.hpp"
 #include "io/npy.hpp"
+#include "sarfuse/sentinel1.hpp"
+#include "sarfuse/simulate.hpp"
 
 namespace {
 
@@ -89,4 +91,58 @@ TEST_F(Cli, DecodeRefusesBadLevel0Input) {
                  path("lines.h5"));
   expect_failure("decode " + path("none.SAFE") + " -o " + out, "none.SAFE: no such file or folder", out);
   EXPECT_FALSE(fs::exists(out + ".json"));
+}
+
+// `sarfuse focus TAKE.dat` with no parameters file: the radar parameters from the packets, the Doppler
+// centroid estimated, the product and its report written; a polarisation the take lacks refused.
+TEST_F(Cli, FocusSentinel1TakeWithoutAParametersFile) {
+  using namespace sarfuse::sentinel1;
+  PacketHeader first;
+  first.secondary_header_flag = true;
+  first.sync_marker = kSyncMarker;
+  first.coarse_time = 1276273467;
+  first.data_word_index = 1;
+  first.baq_mode = static_cast<std::uint8_t>(BaqMode::fdbaq0);
+  first.range_decimation = 4;
+  first.tx_ramp_rate = 0x8000 | 2002;
+  first.tx_pulse_length = 150;
+  first.rank = 10;
+  first.pri = 19499;
+  first.swst = 5271;
+  first.polarisation = 7;
+  std::vector<PvtRecord> pvt;
+  for (int k = -1; k <= 2; ++k) {
+    PvtRecord r;
+    r.time_s = packet_time_s(first) + k;
+    r.x = 7078137.0;
+    r.z = 7500.0 * k;
+    r.vz = 7500.0f;
+    pvt.push_back(r);
+  }
+  ComplexImage proxy(1024, 2);
+  std::fill(proxy.data(), proxy.data() + proxy.size(), std::complex<float>(1.f, 1.f));
+  write_measurement_file(path("proxy.dat"), proxy, first, pvt, {});
+  const RadarParams radar = radar_parameters(index_lines(path("proxy.dat"), {}));
+  SceneParams s;
+  s.azimuth_lines = 1024;
+  s.range_samples = 1024;
+  s.snr_db = 20;
+  s.aperture_s = 0.25;
+  s.targets = {{radar.near_range_m + 500.3 * radar.range_spacing_m(), 0.0, 1.0, 0.0}};
+  ComplexImage raw = simulate(radar, s, 0);
+  for (std::size_t i = 0; i < raw.size(); ++i) raw.data()[i] *= 2000.f;
+  write_measurement_file(path("s1a-s3-raw-s-vv-take.dat"), raw, first, pvt, {});
+
+  const Result r = run("focus " + path("s1a-s3-raw-s-vv-take.dat") + " --azimuth circular --backend cpu -o " +
+                       path("slc.h5") + " --report " + path("report.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(path("slc.h5")));
+  const auto report = nlohmann::json::parse(slurp(path("report.json")));
+  EXPECT_TRUE(report.contains("doppler_estimate")) << report.dump(1).substr(0, 2000);
+  EXPECT_EQ(report.at("input").get<std::string>(), path("s1a-s3-raw-s-vv-take.dat"));
+  EXPECT_NEAR(report.at("parameters_given").at("prf_hz").get<double>(), radar.prf_hz, 1e-9);
+  EXPECT_NEAR(report.at("parameters_given").at("effective_velocity_m_s").get<double>(), radar.effective_velocity_m_s, 1e-9);
+  expect_failure("focus " + path("s1a-s3-raw-s-vv-take.dat") + " --polarization HH -o " + path("hh.npy"),
+                 "no echo packets of polarisation HH", path("hh.npy"));
+  expect_failure("focus " + path("nope.npy") + " -o " + path("x.npy"), "--params: required", path("x.npy"));
 }
