@@ -21,6 +21,7 @@ void FocusCommand::add_to(CLI::App* cmd) {
   cmd->add_option("--output-dir", output_dir, "several inputs: each product as DIR/<input name>.<--format>");
   cmd->add_option("--format", format, "with --output-dir: npy, tif or h5")->capture_default_str();
   cmd->add_option("--var", var, "variable name in a .mat file");
+  cmd->add_option("--orbit", orbit, "Sentinel-1 Level-0 input: a precise orbit file (*_POEORB_*.EOF) instead of the packets' PVT");
   cmd->add_option("--polarization", polarization, "Sentinel-1 Level-0 input: VV, VH, HH or HV (needed when it has several)");
   cmd->add_option("--doppler-centroid", doppler, "absolute Doppler centroid (Hz), overriding the parameters file");
   cmd->add_option("--doppler", doppler_mode, "auto: estimate the Doppler centroid from the data (ACCC; ambiguity by MLCC, MLBF and, when unsure, the sharpest patch focus)");
@@ -56,6 +57,7 @@ void FocusCommand::add_to(CLI::App* cmd) {
 std::vector<FocusRequest> FocusCommand::requests() const {
   // Sentinel-1 Level-0 input carries its radar parameters (the Doppler centroid then estimated).
   const bool from_packets = params.empty() && !params_json;
+  if (!orbit.empty() && !from_packets) throw Error("--orbit applies to Sentinel-1 Level-0 input without --params");
   if (from_packets)
     for (const std::string& in : inputs)
       if (!sentinel1::is_level0_path(in))
@@ -69,7 +71,7 @@ std::vector<FocusRequest> FocusCommand::requests() const {
     if (from_packets) {
       sentinel1::DecodeOptions o;
       o.polarisation = polarization;
-      r = sentinel1::radar_parameters(sentinel1::index_lines(input, o));
+      r = sentinel1::radar_parameters(input, o, orbit);
     }
     if (doppler) {
       r.doppler_centroid_hz = *doppler;

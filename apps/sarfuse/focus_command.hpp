@@ -13,7 +13,7 @@ namespace sarfuse::cli {
 
 struct FocusCommand {
   std::vector<std::string> inputs;
-  std::string params, output, output_dir, format = "npy", var, polarization, png, report;
+  std::string params, output, output_dir, format = "npy", var, polarization, orbit, png, report;
   std::optional<std::string> params_json;  // Python: the parameters as JSON text instead of a file
   double png_clip = 99.0, png_incidence = 35.0;
   std::optional<double> png_range;

@@ -130,6 +130,10 @@ struct DecodedLines {
   ComplexImage data;                       // lines x samples
   std::vector<PacketHeader> headers;       // per line
   std::vector<std::size_t> packet_index;   // per line: its packet in the file
+  // Per line: where its first sample lies on the take's common range grid (lines whose SWST or rank
+  // differ start later; the grid starts at the earliest first-sample time), in samples.
+  std::vector<std::size_t> range_offset;
+  double first_sample_time_s = 0;          // of the grid's column 0 (two-way)
   std::size_t packets_in_file = 0;
   std::vector<std::uint32_t> missing_after;  // space packet counts after which packets are missing
   std::size_t missing_packets = 0;
@@ -182,6 +186,14 @@ std::vector<std::uint16_t> pvt_words(const PvtRecord& record);                 /
 // effective velocity sqrt(Vs Vg) from the PVT record nearest the take's middle (Vg = Vs R_earth / |r|,
 // WGS84 radius). The Doppler centroid is not in the packets: estimate it (sarfuse/doppler.hpp).
 RadarParams radar_parameters(const DecodedLines& lines);
+// The same with the platform from an orbit (e.g. read_orbit_file) instead of the sub-commutated PVT.
+RadarParams radar_parameters(const DecodedLines& lines, const std::vector<PvtRecord>& orbit);
+// The state vectors of an ESA orbit file (Sentinel-1 *_POEORB_* / *_RESORB_* .EOF, XML), times as GPS
+// seconds (TAI - 19 s) like the packets'.
+std::vector<PvtRecord> read_orbit_file(const std::string& path);
+// A product's RadarParams in one call: its lines indexed (not decoded), the platform from `orbit_path`
+// when given, else from the packets' PVT records.
+RadarParams radar_parameters(const std::string& product, const DecodeOptions& options, const std::string& orbit_path = "");
 
 // The product's lines as the focusing pipeline's raw input (sarfuse/focus_file.hpp reads it for a
 // .SAFE folder or .dat input).

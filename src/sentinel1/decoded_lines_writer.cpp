@@ -17,12 +17,14 @@ std::string decoded_lines_json(const DecodedLines& d, const DecodeOptions& o, in
   j["polarisation"] = o.polarisation;
   j["lines"] = d.lines;
   j["samples"] = d.samples;
-  j["sample_order"] = "natural (IE + j QE at even samples, IO + j QO at odd), zero-filled to the longest line";
+  j["sample_order"] = "natural (IE + j QE at even samples, IO + j QO at odd); each line at its range_offset on the take's common range grid, zero elsewhere";
   j["packets_in_file"] = d.packets_in_file;
   j["missing_packets"] = d.missing_packets;
   j["missing_after_space_packet_count"] = d.missing_after;
   j["decode_seconds"] = d.decode_seconds;
   j["packet_index"] = d.packet_index;
+  j["range_offset_samples"] = d.range_offset;
+  j["first_sample_time_s"] = d.first_sample_time_s;
   nlohmann::json headers = nlohmann::json::array();
   for (const PacketHeader& h : d.headers) headers.push_back(nlohmann::json::parse(header_json(h)));
   j["headers"] = headers;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -156,10 +157,25 @@ std::unique_ptr<MeasurementFile> select_lines(const std::string& product, const 
   d.source = chosen->path();
   d.packets_in_file = chosen->packets();
   d.lines = packets.size();
-  for (std::size_t i : packets) d.samples = std::max(d.samples, chosen->header(i).samples());
   d.headers.reserve(d.lines);
   for (std::size_t i : packets) d.headers.push_back(chosen->header(i));
   d.packet_index = packets;
+  // One range grid for the take: each line at its first-sample time (rank x PRI + SWST) after the
+  // earliest, in samples of the take's sampling rate (one decimation code per take).
+  const PacketHeader& mid = d.headers[d.lines / 2];
+  const double fs = range_sampling_rate_hz(mid, chosen->where(packets[d.lines / 2]));
+  d.first_sample_time_s = first_sample_time_s(mid);
+  for (std::size_t l = 0; l < d.lines; ++l) {
+    if (d.headers[l].range_decimation != mid.range_decimation)
+      throw Error(chosen->where(packets[l]) + ": range_decimation " + std::to_string(d.headers[l].range_decimation) +
+                  ": the take's other lines have " + std::to_string(mid.range_decimation) + " (one sampling rate per take)");
+    d.first_sample_time_s = std::min(d.first_sample_time_s, first_sample_time_s(d.headers[l]));
+  }
+  d.range_offset.resize(d.lines);
+  for (std::size_t l = 0; l < d.lines; ++l) {
+    d.range_offset[l] = static_cast<std::size_t>(std::llround((first_sample_time_s(d.headers[l]) - d.first_sample_time_s) * fs));
+    d.samples = std::max(d.samples, d.range_offset[l] + d.headers[l].samples());
+  }
   for (std::size_t i = 1; i < chosen->packets(); ++i) {
     const std::uint32_t a = chosen->header(i - 1).space_packet_count, b = chosen->header(i).space_packet_count;
     if (b != a + 1) {
@@ -195,8 +211,10 @@ void decode_lines(const std::string& product, const DecodeOptions& o, DecodedLin
       const std::size_t i = packets[l];
       const PacketHeader& h = chosen->header(i);
       std::complex<float>* row = d.data.row(l);
-      decode_user_data(h, chosen->user_data(i), chosen->user_data_bytes(i), row, chosen->where(i));
-      std::fill(row + h.samples(), row + d.samples, std::complex<float>(0.f, 0.f));
+      const std::size_t at = d.range_offset[l];
+      std::fill(row, row + at, std::complex<float>(0.f, 0.f));
+      decode_user_data(h, chosen->user_data(i), chosen->user_data_bytes(i), row + at, chosen->where(i));
+      std::fill(row + at + h.samples(), row + d.samples, std::complex<float>(0.f, 0.f));
     } catch (const Error& e) {
 #pragma omp critical(sarfuse_level0_failure)
       if (failure.empty()) failure = e.what();

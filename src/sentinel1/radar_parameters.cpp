@@ -129,6 +129,14 @@ std::vector<std::uint16_t> pvt_words(const PvtRecord& r) {
 }
 
 RadarParams radar_parameters(const DecodedLines& d) {
+  const std::vector<PvtRecord> pvt = pvt_records(d.headers);
+  if (pvt.empty())
+    throw Error(d.source + ": no complete position-velocity record (sub-commutated words 1..22 in a row) in the take's " +
+                std::to_string(d.lines) + " lines; needed for the platform velocity (or give an orbit file)");
+  return radar_parameters(d, pvt);
+}
+
+RadarParams radar_parameters(const DecodedLines& d, const std::vector<PvtRecord>& pvt) {
   if (d.lines == 0) throw Error(d.source + ": no lines to take the radar parameters from");
   const PacketHeader& h = d.headers[d.lines / 2];
   const std::string where = d.source + ": packet " + std::to_string(d.packet_index[d.lines / 2]);
@@ -140,7 +148,7 @@ RadarParams radar_parameters(const DecodedLines& d) {
   r.pulse_duration_s = tx_pulse_length_s(h);
   if (h.pri == 0) throw Error(where + ": pri 0: expected a pulse repetition interval");
   r.prf_hz = 1.0 / pri_s(h);
-  r.near_range_m = kSpeedOfLight / 2 * first_sample_time_s(h);
+  r.near_range_m = kSpeedOfLight / 2 * (d.first_sample_time_s > 0 ? d.first_sample_time_s : first_sample_time_s(h));
   for (std::size_t l = 0; l < d.lines; ++l) {
     const PacketHeader& g = d.headers[l];
     if (g.pri != h.pri || g.rank != h.rank || g.tx_ramp_rate != h.tx_ramp_rate || g.tx_pulse_length != h.tx_pulse_length ||
@@ -149,18 +157,17 @@ RadarParams radar_parameters(const DecodedLines& d) {
                   ": pri, rank, tx_ramp_rate, tx_pulse_length or range_decimation differ from the take's middle line "
                   "(one radar configuration per take expected)");
   }
-  // The platform from the PVT records (words 1..22 of the sub-commutated data), the one nearest the
-  // take's middle moved along its velocity; the effective velocity of a spherical local Earth, sqrt(Vs
-  // Vg), Vg = Vs R_earth / |r|.
-  const std::vector<PvtRecord> pvt = pvt_records(d.headers);
-  if (pvt.empty())
-    throw Error(d.source + ": no complete position-velocity record (sub-commutated words 1..22 in a row) in the take's " +
-                std::to_string(d.lines) + " lines; needed for the platform velocity");
+  // The platform from the state vector nearest the take's middle, moved along its velocity; the
+  // effective velocity of a spherical local Earth, sqrt(Vs Vg), Vg = Vs R_earth / |r|.
+  if (pvt.empty()) throw Error(d.source + ": no platform state vectors");
   const double mid = packet_time_s(h);
   const PvtRecord& p = *std::min_element(pvt.begin(), pvt.end(), [mid](const PvtRecord& a, const PvtRecord& b) {
     return std::fabs(a.time_s - mid) < std::fabs(b.time_s - mid);
   });
   const double dt = mid - p.time_s;
+  if (std::fabs(dt) > 60)
+    throw Error(d.source + ": the nearest state vector (GPS time " + std::to_string(p.time_s) + " s) is " +
+                std::to_string(dt) + " s from the take's middle (" + std::to_string(mid) + " s): not this take's orbit");
   const double x = p.x + p.vx * dt, y = p.y + p.vy * dt, z = p.z + p.vz * dt;
   const double vs = std::sqrt(double{p.vx} * p.vx + double{p.vy} * p.vy + double{p.vz} * p.vz);
   const double radius = std::sqrt(x * x + y * y + z * z);
@@ -169,6 +176,11 @@ RadarParams radar_parameters(const DecodedLines& d) {
                 std::to_string(radius) + " m, |v| " + std::to_string(vs) + " m/s: not a low Earth orbit");
   r.effective_velocity_m_s = vs * std::sqrt(earth_radius_below(x, y, z) / radius);
   return r;
+}
+
+RadarParams radar_parameters(const std::string& product, const DecodeOptions& options, const std::string& orbit_path) {
+  const DecodedLines d = index_lines(product, options);
+  return orbit_path.empty() ? radar_parameters(d) : radar_parameters(d, read_orbit_file(orbit_path));
 }
 
 }  // namespace sarfuse::sentinel1

@@ -142,6 +142,20 @@ TEST_F(Cli, FocusSentinel1TakeWithoutAParametersFile) {
   EXPECT_EQ(report.at("input").get<std::string>(), path("s1a-s3-raw-s-vv-take.dat"));
   EXPECT_NEAR(report.at("parameters_given").at("prf_hz").get<double>(), radar.prf_hz, 1e-9);
   EXPECT_NEAR(report.at("parameters_given").at("effective_velocity_m_s").get<double>(), radar.effective_velocity_m_s, 1e-9);
+  // A precise orbit file instead of the packets' PVT: the same platform here, the same velocity.
+  std::ofstream(path("orbit.EOF")) << "<Earth_Explorer_File><Data_Block><List_of_OSVs>"
+                                      "<OSV><TAI>TAI=2020-06-15T16:24:46.000000</TAI><X>7078137.0</X><Y>0</Y><Z>0</Z>"
+                                      "<VX>0</VX><VY>0</VY><VZ>7500.0</VZ></OSV></List_of_OSVs></Data_Block></Earth_Explorer_File>";
+  const Result o = run("focus " + path("s1a-s3-raw-s-vv-take.dat") + " --orbit " + path("orbit.EOF") +
+                       " --azimuth circular --backend cpu -o " + path("slc_orbit.npy") + " --report " + path("r2.json"));
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NEAR(nlohmann::json::parse(slurp(path("r2.json"))).at("parameters_given").at("effective_velocity_m_s").get<double>(),
+              radar.effective_velocity_m_s, 1e-3);
+  std::ofstream(path("far.EOF")) << "<Earth_Explorer_File><Data_Block><List_of_OSVs>"
+                                    "<OSV><TAI>TAI=2020-06-16T16:24:46.000000</TAI><X>7078137.0</X><Y>0</Y><Z>0</Z>"
+                                    "<VX>0</VX><VY>0</VY><VZ>7500.0</VZ></OSV></List_of_OSVs></Data_Block></Earth_Explorer_File>";
+  expect_failure("focus " + path("s1a-s3-raw-s-vv-take.dat") + " --orbit " + path("far.EOF") + " -o " + path("far.npy"),
+                 "not this take's orbit", path("far.npy"));
   expect_failure("focus " + path("s1a-s3-raw-s-vv-take.dat") + " --polarization HH -o " + path("hh.npy"),
                  "no echo packets of polarisation HH", path("hh.npy"));
   expect_failure("focus " + path("nope.npy") + " -o " + path("x.npy"), "--params: required", path("x.npy"));

@@ -2,6 +2,9 @@
 // every compression and bit-rate code; and the quantisation error is what each mode's bits allow.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "sarfuse/error.hpp"
 #include "sarfuse/sentinel1.hpp"
 #include "test_util.hpp"
@@ -84,5 +87,78 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) {
       return std::string(to_string(info.param.mode)) + "_brc" + (info.param.brc < 0 ? "cycle" : std::to_string(info.param.brc));
     });
+
+}  // namespace
+
+namespace {
+
+// A line whose SWST is 9 units of 1 / f_ref later starts 16 samples later on the take's grid (S3 samples
+// at 16/9 f_ref); the other lines are zero there.
+TEST(Sentinel1Grid, LinesWithAnotherSwstSitOnTheCommonRangeGrid) {
+  const std::string dir = test::temp_dir("s1grid");
+  const std::size_t n = 512;
+  std::vector<std::uint8_t> file;
+  std::vector<std::vector<std::complex<float>>> q(3);
+  for (int l = 0; l < 3; ++l) {
+    PacketHeader h = echo_header(BaqMode::fdbaq0);
+    h.swst = 5271 + (l == 1 ? 9 : 0);
+    h.pri = 19499;
+    h.rank = 10;
+    h.space_packet_count = static_cast<std::uint32_t>(l);
+    const auto x = samples(n, 50.0, 100 + static_cast<std::uint64_t>(l));
+    const auto p = encode_packet(h, x.data(), x.size(), {}, &q[l]);
+    file.insert(file.end(), p.begin(), p.end());
+  }
+  const std::string path = dir + "/grid.dat";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
+  const DecodedLines d = decode_lines(path, {});
+  ASSERT_EQ(d.lines, 3u);
+  EXPECT_EQ(d.range_offset, (std::vector<std::size_t>{0, 16, 0}));
+  EXPECT_EQ(d.samples, n + 16);
+  EXPECT_DOUBLE_EQ(d.first_sample_time_s, first_sample_time_s(d.headers[0]));
+  for (std::size_t k = 0; k < d.samples; ++k) {
+    EXPECT_EQ(d.data(0, k), k < n ? q[0][k] : std::complex<float>(0.f, 0.f)) << k;
+    EXPECT_EQ(d.data(1, k), k < 16 ? std::complex<float>(0.f, 0.f) : q[1][k - 16]) << k;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// An ESA orbit file's state vectors, times converted to GPS seconds (TAI - 19 s) like the packets'.
+TEST(Sentinel1Orbit, EsaOrbitFileStateVectors) {
+  const std::string dir = test::temp_dir("s1orbit");
+  const std::string eof = dir + "/S1B_OPER_AUX_POEORB_OPOD_20200705T110757_V20200614T225942_20200616T005942.EOF";
+  std::ofstream(eof) << R"(<?xml version="1.0" ?>
+<Earth_Explorer_File>
+  <Earth_Explorer_Header><Fixed_Header><File_Type>AUX_POEORB</File_Type></Fixed_Header></Earth_Explorer_Header>
+  <Data_Block type="xml">
+    <List_of_OSVs count="2">
+      <OSV><TAI>TAI=2020-06-15T16:24:46.000000</TAI><UTC>UTC=2020-06-15T16:24:09.000000</UTC>
+        <X unit="m">7078137.0</X><Y unit="m">0.0</Y><Z unit="m">-7500.0</Z>
+        <VX unit="m/s">0.0</VX><VY unit="m/s">0.0</VY><VZ unit="m/s">7500.0</VZ></OSV>
+      <OSV><TAI>TAI=2020-06-15T16:24:56.000000</TAI><UTC>UTC=2020-06-15T16:24:19.000000</UTC>
+        <X unit="m">7078137.0</X><Y unit="m">0.0</Y><Z unit="m">67500.0</Z>
+        <VX unit="m/s">0.0</VX><VY unit="m/s">0.0</VY><VZ unit="m/s">7500.0</VZ></OSV>
+    </List_of_OSVs>
+  </Data_Block>
+</Earth_Explorer_File>
+)";
+  const std::vector<PvtRecord> orbit = read_orbit_file(eof);
+  ASSERT_EQ(orbit.size(), 2u);
+  // 2020-06-15T16:24:46 TAI: 14771 days after 1980-01-06, 59086 s into the day, less 19 s.
+  EXPECT_DOUBLE_EQ(orbit[0].time_s, 14771.0 * 86400 + 16 * 3600 + 24 * 60 + 46 - 19);
+  EXPECT_EQ(orbit[1].z, 67500.0);
+  EXPECT_EQ(orbit[1].vz, 7500.0f);
+  std::ofstream(dir + "/bad.EOF") << "<Earth_Explorer_File><Data_Block><List_of_OSVs><OSV><TAI>TAI=2020-06-15</TAI></OSV>";
+  EXPECT_THROW(read_orbit_file(dir + "/bad.EOF"), Error);
+  std::ofstream(dir + "/x.EOF") << "<Earth_Explorer_File/>";
+  try {
+    read_orbit_file(dir + "/x.EOF");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("List_of_OSVs: missing"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(read_orbit_file(dir + "/none.EOF"), FileError);
+  std::filesystem::remove_all(dir);
+}
 
 }  // namespace
