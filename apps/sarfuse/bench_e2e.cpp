@@ -21,6 +21,7 @@
 #include "sarfuse/error.hpp"
 #include "sarfuse/io.hpp"
 #include "sarfuse/params.hpp"
+#include "sarfuse/sentinel1.hpp"
 
 extern char** environ;
 
@@ -71,6 +72,59 @@ void write_raw(const std::string& path, std::size_t lines, std::size_t samples, 
     done += n;
   }
   if (!f) throw FileError("bench e2e: cannot write '" + path + "'");
+}
+
+// A Sentinel-1 stripmap take (S3's radar fields, FDBAQ, a polar orbit in the sub-commutated PVT
+// words) of random samples, made by our encoder: the Level-0 input a user focuses without parameters.
+void write_level0(const std::string& path, std::size_t lines, std::size_t samples) {
+  using namespace sentinel1;
+  PacketHeader h;
+  h.secondary_header_flag = true;
+  h.pid = 65;
+  h.pcat = 12;
+  h.sequence_flags = 3;
+  h.sync_marker = kSyncMarker;
+  h.coarse_time = 1276273467;
+  h.data_word_index = 1;
+  h.baq_mode = static_cast<std::uint8_t>(BaqMode::fdbaq0);
+  h.baq_block_length = 31;
+  h.range_decimation = 4;
+  h.tx_ramp_rate = 0x8000 | 2002;
+  h.tx_pulse_start_frequency = 12970;
+  h.tx_pulse_length = 1658;
+  h.rank = 10;
+  h.pri = 19499;
+  h.swst = 5271;
+  h.polarisation = 7;
+  std::vector<PvtRecord> orbit;
+  const double t0 = packet_time_s(h), duration = static_cast<double>(lines) * pri_s(h);
+  for (int k = -1; k <= static_cast<int>(duration) + 2; ++k) {
+    PvtRecord r;
+    r.time_s = t0 + k;
+    r.x = 7078137.0;
+    r.z = 7500.0 * k;
+    r.vz = 7500.0f;
+    orbit.push_back(r);
+  }
+  ComplexImage raw(lines, samples);
+#pragma omp parallel for schedule(static)
+  for (std::size_t l = 0; l < lines; ++l) {
+    std::uint64_t x = 0x9e3779b97f4a7c15ull ^ (l * 0xbf58476d1ce4e5b9ull);
+    std::complex<float>* row = raw.row(l);
+    for (std::size_t k = 0; k < samples; ++k) {
+      float v[2];
+      for (float& c : v) {  // a sum of four uniforms: near Gaussian, RMS about 40
+        float sum = 0;
+        for (int u = 0; u < 4; ++u) {
+          x = x * 6364136223846793005ull + 1442695040888963407ull;
+          sum += static_cast<float>(x >> 40) / 16777216.0f - 0.5f;
+        }
+        c = 70.0f * sum;
+      }
+      row[k] = {v[0], v[1]};
+    }
+  }
+  write_measurement_file(path, raw, h, orbit, EncodeOptions{});
 }
 
 struct Floor {
@@ -136,7 +190,10 @@ double run_process(const std::vector<std::string>& args) {
 }  // namespace
 
 std::string bench_e2e(const E2eBenchOptions& o) {
-  if (o.input != "int8" && o.input != "c64") throw Error("--input: expected int8 or c64 (got '" + o.input + "')");
+  if (o.input != "int8" && o.input != "c64" && o.input != "level0")
+    throw Error("--input: expected int8, c64 or level0 (got '" + o.input + "')");
+  const bool level0 = o.input == "level0";
+  if (level0 && o.scenes != 1) throw Error("--input level0: one scene per run");
   if (o.output != "npy" && o.output != "h5" && o.output != "tif")
     throw Error("--output: expected npy, h5 or tif (got '" + o.output + "')");
   if (o.scenes < 1 || o.repeats < 1) throw Error("--scenes and --repeats: at least 1");
@@ -146,18 +203,26 @@ std::string bench_e2e(const E2eBenchOptions& o) {
   ParamsFile p = default_scene();
   p.radar.doppler_centroid_hz = 0.3 * p.radar.prf_hz;
   p.scene.reset();
-  const std::string params = (dir / "params.json").string(), raw = (dir / "raw.npy").string();
+  const std::string params = (dir / "params.json").string(),
+                    raw = (dir / (level0 ? "s1a-s3-raw-s-vv-bench.dat" : "raw.npy")).string();
   write_text_file(params, to_json_text(p));
-  write_raw(raw, o.lines, o.samples, o.input == "int8");
+  if (level0) write_level0(raw, o.lines, o.samples);
+  else write_raw(raw, o.lines, o.samples, o.input == "int8");
   std::vector<std::string> inputs;
   for (int k = 0; k < o.scenes; ++k) {
-    const fs::path in = dir / ("raw_" + std::to_string(k) + ".npy");
+    const fs::path in = level0 ? fs::path(raw) : dir / ("raw_" + std::to_string(k) + ".npy");
+    if (level0) {
+      inputs.push_back(in.string());
+      continue;
+    }
     fs::remove(in);
     fs::create_hard_link(raw, in);  // the same bytes under N names
     inputs.push_back(in.string());
   }
-  std::vector<std::string> common = {"--params", params, "--backend", o.backend, "--azimuth", o.azimuth,
+  // Level-0 input carries its own radar parameters (the Doppler centroid estimated, as a user gets it).
+  std::vector<std::string> common = {"--backend", o.backend, "--azimuth", o.azimuth,
                                      "--sample-format", o.sample_format, "--compression", o.compression};
+  if (!level0) common.insert(common.begin(), {"--params", params});
   if (o.threads) common.insert(common.end(), {"--threads", std::to_string(o.threads)});
   for (const std::string& a : o.extra) common.push_back(a);
   const fs::path out_dir = dir / "out";
