@@ -123,13 +123,17 @@ struct DecodeOptions {
   int threads = 0;              // 0: all cores
 };
 
-// The decoded lines of one measurement file in acquisition order, zero-filled to the longest line.
+// The decoded lines of one measurement file in acquisition order, zero-filled to the longest line; an
+// echo line whose packet is missing (a gap in the PRI count) is a line of zeros, so the azimuth
+// sampling stays uniform.
+constexpr std::size_t kMissingLine = static_cast<std::size_t>(-1);
 struct DecodedLines {
   std::string source;                      // the measurement file
   std::size_t lines = 0, samples = 0;      // samples: the longest line's
   ComplexImage data;                       // lines x samples
   std::vector<PacketHeader> headers;       // per line
-  std::vector<std::size_t> packet_index;   // per line: its packet in the file
+  std::vector<std::size_t> packet_index;   // per line: its packet in the file (kMissingLine: none)
+  std::vector<std::size_t> missing_lines;  // echo lines whose packets are missing (PRI count gaps), zero
   // Per line: where its first sample lies on the take's common range grid (lines whose SWST or rank
   // differ start later; the grid starts at the earliest first-sample time), in samples.
   std::vector<std::size_t> range_offset;

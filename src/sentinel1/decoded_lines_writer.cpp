@@ -22,7 +22,10 @@ std::string decoded_lines_json(const DecodedLines& d, const DecodeOptions& o, in
   j["missing_packets"] = d.missing_packets;
   j["missing_after_space_packet_count"] = d.missing_after;
   j["decode_seconds"] = d.decode_seconds;
-  j["packet_index"] = d.packet_index;
+  nlohmann::json index = nlohmann::json::array();
+  for (std::size_t i : d.packet_index) index.push_back(i == kMissingLine ? nlohmann::json(nullptr) : nlohmann::json(i));
+  j["packet_index"] = index;  // null: a line of zeros for a missing packet
+  j["missing_lines"] = d.missing_lines;
   j["range_offset_samples"] = d.range_offset;
   j["first_sample_time_s"] = d.first_sample_time_s;
   nlohmann::json headers = nlohmann::json::array();

@@ -104,6 +104,8 @@ DecodedLines decode_lines(const std::string& product, const DecodeOptions& o) {
 
 namespace {
 
+constexpr std::uint32_t kMaxFilledGap = 1000;  // PRIs; a longer break in a take is no missing packet
+
 // The lines' packets (headers, indices, gaps) of the signal and polarisation asked for; d.data untouched.
 // Returns the measurement file they are in.
 std::unique_ptr<MeasurementFile> select_lines(const std::string& product, const DecodeOptions& o, DecodedLines& d) {
@@ -156,18 +158,38 @@ std::unique_ptr<MeasurementFile> select_lines(const std::string& product, const 
   d.data = std::move(keep);
   d.source = chosen->path();
   d.packets_in_file = chosen->packets();
-  d.lines = packets.size();
-  d.headers.reserve(d.lines);
-  for (std::size_t i : packets) d.headers.push_back(chosen->header(i));
-  d.packet_index = packets;
+  // Echo lines one per PRI: a missing packet (the PRI count jumping) becomes a line of zeros with the
+  // previous line's header (its sub-commutated word cleared, so no PVT record spans the gap).
+  for (std::size_t k = 0; k < packets.size(); ++k) {
+    const PacketHeader& h = chosen->header(packets[k]);
+    if (k > 0 && o.signal == "echo") {
+      const std::uint32_t before = d.headers.back().pri_count, gap = h.pri_count - before;
+      if (gap > kMaxFilledGap)
+        throw Error(chosen->where(packets[k]) + ": pri_count " + std::to_string(h.pri_count) + " after " +
+                    std::to_string(before) + ": a gap of " + std::to_string(gap) +
+                    " PRIs is not a few missing packets (expected consecutive echo lines; split the take there)");
+      for (std::uint32_t m = 1; m < gap; ++m) {
+        PacketHeader fill = d.headers.back();
+        fill.pri_count = before + m;
+        fill.data_word_index = 0;
+        d.missing_lines.push_back(d.headers.size());
+        d.headers.push_back(fill);
+        d.packet_index.push_back(kMissingLine);
+      }
+    }
+    d.headers.push_back(h);
+    d.packet_index.push_back(packets[k]);
+  }
+  d.lines = d.headers.size();
   // One range grid for the take: each line at its first-sample time (rank x PRI + SWST) after the
   // earliest, in samples of the take's sampling rate (one decimation code per take).
   const PacketHeader& mid = d.headers[d.lines / 2];
-  const double fs = range_sampling_rate_hz(mid, chosen->where(packets[d.lines / 2]));
+  const std::size_t mid_packet = d.packet_index[d.lines / 2];
+  const double fs = range_sampling_rate_hz(mid, mid_packet == kMissingLine ? chosen->path() : chosen->where(mid_packet));
   d.first_sample_time_s = first_sample_time_s(mid);
   for (std::size_t l = 0; l < d.lines; ++l) {
     if (d.headers[l].range_decimation != mid.range_decimation)
-      throw Error(chosen->where(packets[l]) + ": range_decimation " + std::to_string(d.headers[l].range_decimation) +
+      throw Error(chosen->where(d.packet_index[l]) + ": range_decimation " + std::to_string(d.headers[l].range_decimation) +
                   ": the take's other lines have " + std::to_string(mid.range_decimation) + " (one sampling rate per take)");
     d.first_sample_time_s = std::min(d.first_sample_time_s, first_sample_time_s(d.headers[l]));
   }
@@ -209,12 +231,16 @@ void decode_lines(const std::string& product, const DecodeOptions& o, DecodedLin
   for (std::size_t l = 0; l < d.lines; ++l) {
     try {
       const std::size_t i = packets[l];
-      const PacketHeader& h = chosen->header(i);
       std::complex<float>* row = d.data.row(l);
-      const std::size_t at = d.range_offset[l];
-      std::fill(row, row + at, std::complex<float>(0.f, 0.f));
-      decode_user_data(h, chosen->user_data(i), chosen->user_data_bytes(i), row + at, chosen->where(i));
-      std::fill(row + at + h.samples(), row + d.samples, std::complex<float>(0.f, 0.f));
+      if (i == kMissingLine) {
+        std::fill(row, row + d.samples, std::complex<float>(0.f, 0.f));
+      } else {
+        const PacketHeader& h = chosen->header(i);
+        const std::size_t at = d.range_offset[l];
+        std::fill(row, row + at, std::complex<float>(0.f, 0.f));
+        decode_user_data(h, chosen->user_data(i), chosen->user_data_bytes(i), row + at, chosen->where(i));
+        std::fill(row + at + h.samples(), row + d.samples, std::complex<float>(0.f, 0.f));
+      }
     } catch (const Error& e) {
 #pragma omp critical(sarfuse_level0_failure)
       if (failure.empty()) failure = e.what();

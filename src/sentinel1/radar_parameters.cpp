@@ -40,6 +40,12 @@ double earth_radius_below(double x, double y, double z) {
   return std::sqrt((std::pow(a * a * c, 2) + std::pow(b * b * s, 2)) / (std::pow(a * c, 2) + std::pow(b * s, 2)));
 }
 
+// "FILE: packet N" of line l (a line filled for a missing packet named by its line).
+std::string line_where(const DecodedLines& d, std::size_t l) {
+  return d.source + (d.packet_index[l] == kMissingLine ? ": line " + std::to_string(l) + " (a missing packet)"
+                                                        : ": packet " + std::to_string(d.packet_index[l]));
+}
+
 }  // namespace
 
 double tx_ramp_rate_hz_per_s(const PacketHeader& h) {
@@ -139,7 +145,7 @@ RadarParams radar_parameters(const DecodedLines& d) {
 RadarParams radar_parameters(const DecodedLines& d, const std::vector<PvtRecord>& pvt) {
   if (d.lines == 0) throw Error(d.source + ": no lines to take the radar parameters from");
   const PacketHeader& h = d.headers[d.lines / 2];
-  const std::string where = d.source + ": packet " + std::to_string(d.packet_index[d.lines / 2]);
+  const std::string where = line_where(d, d.lines / 2);
   RadarParams r;
   r.carrier_frequency_hz = kCarrierFrequencyHz;
   r.antenna_length_m = kAntennaLengthM;
@@ -153,8 +159,7 @@ RadarParams radar_parameters(const DecodedLines& d, const std::vector<PvtRecord>
     const PacketHeader& g = d.headers[l];
     if (g.pri != h.pri || g.rank != h.rank || g.tx_ramp_rate != h.tx_ramp_rate || g.tx_pulse_length != h.tx_pulse_length ||
         g.range_decimation != h.range_decimation)
-      throw Error(d.source + ": packet " + std::to_string(d.packet_index[l]) +
-                  ": pri, rank, tx_ramp_rate, tx_pulse_length or range_decimation differ from the take's middle line "
+      throw Error(line_where(d, l) + ": pri, rank, tx_ramp_rate, tx_pulse_length or range_decimation differ from the take's middle line "
                   "(one radar configuration per take expected)");
   }
   // The platform from the state vector nearest the take's middle, moved along its velocity; the

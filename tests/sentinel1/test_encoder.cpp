@@ -162,3 +162,36 @@ TEST(Sentinel1Orbit, EsaOrbitFileStateVectors) {
 }
 
 }  // namespace
+
+namespace {
+
+// A take whose third echo packet is missing (the PRI count jumps by 2): four lines, the third zero and
+// listed; the others as encoded.
+TEST(Sentinel1Grid, MissingEchoPacketBecomesALineOfZeros) {
+  const std::string dir = test::temp_dir("s1gap");
+  std::vector<std::uint8_t> file;
+  std::vector<std::vector<std::complex<float>>> q(4);
+  for (int l = 0; l < 4; ++l) {
+    PacketHeader h = echo_header(BaqMode::fdbaq0);
+    h.pri = 19499;
+    h.pri_count = 100 + static_cast<std::uint32_t>(l);
+    h.space_packet_count = static_cast<std::uint32_t>(l);
+    const auto x = samples(300, 30.0, 200 + static_cast<std::uint64_t>(l));
+    const auto p = encode_packet(h, x.data(), x.size(), {}, &q[l]);
+    if (l != 2) file.insert(file.end(), p.begin(), p.end());
+  }
+  const std::string path = dir + "/gap.dat";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
+  const DecodedLines d = decode_lines(path, {});
+  ASSERT_EQ(d.lines, 4u);
+  EXPECT_EQ(d.missing_lines, std::vector<std::size_t>{2});
+  EXPECT_EQ(d.packet_index, (std::vector<std::size_t>{0, 1, kMissingLine, 2}));
+  EXPECT_EQ(d.missing_packets, 1u);  // the space packet counter jumps too
+  for (std::size_t k = 0; k < d.samples; ++k) {
+    EXPECT_EQ(d.data(2, k), std::complex<float>(0.f, 0.f));
+    EXPECT_EQ(d.data(3, k), q[3][k]);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
