@@ -78,34 +78,8 @@ void write_raw(const std::string& path, std::size_t lines, std::size_t samples, 
 // words) of random samples, made by our encoder: the Level-0 input a user focuses without parameters.
 void write_level0(const std::string& path, std::size_t lines, std::size_t samples) {
   using namespace sentinel1;
-  PacketHeader h;
-  h.secondary_header_flag = true;
-  h.pid = 65;
-  h.pcat = 12;
-  h.sequence_flags = 3;
-  h.sync_marker = kSyncMarker;
-  h.coarse_time = 1276273467;
-  h.data_word_index = 1;
-  h.baq_mode = static_cast<std::uint8_t>(BaqMode::fdbaq0);
-  h.baq_block_length = 31;
-  h.range_decimation = 4;
-  h.tx_ramp_rate = 0x8000 | 2002;
-  h.tx_pulse_start_frequency = 12970;
-  h.tx_pulse_length = 1658;
-  h.rank = 10;
-  h.pri = 19499;
-  h.swst = 5271;
-  h.polarisation = 7;
-  std::vector<PvtRecord> orbit;
-  const double t0 = packet_time_s(h), duration = static_cast<double>(lines) * pri_s(h);
-  for (int k = -1; k <= static_cast<int>(duration) + 2; ++k) {
-    PvtRecord r;
-    r.time_s = t0 + k;
-    r.x = 7078137.0;
-    r.z = 7500.0 * k;
-    r.vz = 7500.0f;
-    orbit.push_back(r);
-  }
+  const PacketHeader h = s3_echo_header();
+  const std::vector<PvtRecord> orbit = polar_orbit(packet_time_s(h), static_cast<double>(lines) * pri_s(h));
   ComplexImage raw(lines, samples);
 #pragma omp parallel for schedule(static)
   for (std::size_t l = 0; l < lines; ++l) {

@@ -221,4 +221,12 @@ std::vector<std::uint8_t> encode_packet(const PacketHeader& h, const std::comple
 void write_measurement_file(const std::string& path, const ComplexImage& lines, const PacketHeader& first,
                             const std::vector<PvtRecord>& pvt, const EncodeOptions& options, int threads = 0);
 
+// The header of a stripmap S3 echo line with the radar fields of the reference product's packet 408
+// (FDBAQ, decimation 4, TXPRR 2002, TXPL 1658, PRI 19499, rank 10, SWST 5271, VV, its datation): the
+// template of our synthetic takes.
+PacketHeader s3_echo_header();
+// A circular polar orbit over the equator (`altitude_m`, `speed_m_s`), one PVT record a second from
+// `t0_s` - 2 s to `t0_s` + `duration_s` + 2 s (GPS seconds).
+std::vector<PvtRecord> polar_orbit(double t0_s, double duration_s, double altitude_m = 700e3, double speed_m_s = 7500.0);
+
 }  // namespace sarfuse::sentinel1

@@ -58,16 +58,7 @@ std::string bench_level0(const Level0BenchOptions& o) {
   // Distinct encoded lines (Gaussian samples, the RMS changing from block to block as over clutter),
   // repeated with their counters advanced: the file's size and content mix of a real stripmap take.
   constexpr std::size_t kDistinct = 64;
-  PacketHeader h;
-  h.secondary_header_flag = true;
-  h.pid = 65;
-  h.pcat = 12;
-  h.sequence_flags = 3;
-  h.sync_marker = kSyncMarker;
-  h.baq_mode = static_cast<std::uint8_t>(BaqMode::fdbaq0);
-  h.baq_block_length = 31;
-  h.range_decimation = 4;
-  h.polarisation = 7;
+  const PacketHeader h = s3_echo_header();
   std::vector<std::vector<std::uint8_t>> packets(kDistinct);
   const auto te = Clock::now();
 #pragma omp parallel for schedule(dynamic) num_threads(core::resolve_threads(o.threads))

@@ -49,4 +49,50 @@ void write_measurement_file(const std::string& path, const ComplexImage& lines, 
   if (!f) throw FileError(path + ": cannot write");
 }
 
+PacketHeader s3_echo_header() {
+  PacketHeader h;
+  h.secondary_header_flag = true;
+  h.pid = 65;
+  h.pcat = 12;
+  h.sequence_flags = 3;
+  h.sync_marker = kSyncMarker;
+  h.data_take_id = 87747936;
+  h.ecc_number = 13;
+  h.coarse_time = 1276273467;
+  h.data_word_index = 1;
+  h.baq_mode = static_cast<std::uint8_t>(BaqMode::fdbaq0);
+  h.baq_block_length = 31;
+  h.range_decimation = 4;
+  h.rx_gain = 12;
+  h.tx_ramp_rate = 34770;
+  h.tx_pulse_start_frequency = 12970;
+  h.tx_pulse_length = 1658;
+  h.rank = 10;
+  h.pri = 19499;
+  h.swst = 5271;
+  h.swl = 12178;
+  h.polarisation = 7;
+  h.temperature_compensation = 3;
+  h.sas_dynamic = 2;
+  h.tx_pulse_number = 2;
+  h.swath_number = 2;
+  return h;
+}
+
+std::vector<PvtRecord> polar_orbit(double t0_s, double duration_s, double altitude_m, double speed_m_s) {
+  std::vector<PvtRecord> out;
+  const double radius = 6378137.0 + altitude_m;
+  for (int k = -2; k <= static_cast<int>(std::ceil(duration_s)) + 2; ++k) {
+    const double angle = speed_m_s * k / radius;
+    PvtRecord r;
+    r.time_s = t0_s + k;
+    r.x = radius * std::cos(angle);
+    r.z = radius * std::sin(angle);
+    r.vx = static_cast<float>(-speed_m_s * std::sin(angle));
+    r.vz = static_cast<float>(speed_m_s * std::cos(angle));
+    out.push_back(r);
+  }
+  return out;
+}
+
 }  // namespace sarfuse::sentinel1

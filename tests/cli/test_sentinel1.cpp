@@ -97,28 +97,9 @@ TEST_F(Cli, DecodeRefusesBadLevel0Input) {
 // centroid estimated, the product and its report written; a polarisation the take lacks refused.
 TEST_F(Cli, FocusSentinel1TakeWithoutAParametersFile) {
   using namespace sarfuse::sentinel1;
-  PacketHeader first;
-  first.secondary_header_flag = true;
-  first.sync_marker = kSyncMarker;
-  first.coarse_time = 1276273467;
-  first.data_word_index = 1;
-  first.baq_mode = static_cast<std::uint8_t>(BaqMode::fdbaq0);
-  first.range_decimation = 4;
-  first.tx_ramp_rate = 0x8000 | 2002;
+  PacketHeader first = s3_echo_header();
   first.tx_pulse_length = 150;
-  first.rank = 10;
-  first.pri = 19499;
-  first.swst = 5271;
-  first.polarisation = 7;
-  std::vector<PvtRecord> pvt;
-  for (int k = -1; k <= 2; ++k) {
-    PvtRecord r;
-    r.time_s = packet_time_s(first) + k;
-    r.x = 7078137.0;
-    r.z = 7500.0 * k;
-    r.vz = 7500.0f;
-    pvt.push_back(r);
-  }
+  const std::vector<PvtRecord> pvt = polar_orbit(packet_time_s(first), 1.0);
   ComplexImage proxy(1024, 2);
   std::fill(proxy.data(), proxy.data() + proxy.size(), std::complex<float>(1.f, 1.f));
   write_measurement_file(path("proxy.dat"), proxy, first, pvt, {});

@@ -15,16 +15,8 @@ using namespace sarfuse::sentinel1;
 namespace {
 
 PacketHeader echo_header(BaqMode mode) {
-  PacketHeader h;
-  h.secondary_header_flag = true;
-  h.pid = 65;
-  h.pcat = 12;
-  h.sequence_flags = 3;
-  h.sync_marker = kSyncMarker;
+  PacketHeader h = s3_echo_header();
   h.baq_mode = static_cast<std::uint8_t>(mode);
-  h.baq_block_length = 31;
-  h.range_decimation = 4;
-  h.polarisation = 7;
   return h;
 }
 

@@ -19,51 +19,18 @@ using namespace sarfuse::sentinel1;
 
 namespace {
 
+// S3's radar fields with an 8 us pulse (S3 transmits 44 us; shorter keeps the test small).
 PacketHeader s3_like_header() {
-  PacketHeader h;
-  h.secondary_header_flag = true;
-  h.pid = 65;
-  h.pcat = 12;
-  h.sequence_flags = 3;
-  h.sync_marker = kSyncMarker;
-  h.data_take_id = 87747936;
-  h.ecc_number = 13;
-  h.coarse_time = 1276273467;
-  h.data_word_index = 1;
-  h.baq_mode = static_cast<std::uint8_t>(BaqMode::fdbaq0);
-  h.baq_block_length = 31;
-  h.range_decimation = 4;                // S3: 4/9 of 4 f_ref
-  h.tx_ramp_rate = 0x8000 | 2002;        // S3's up-chirp, 1.345 MHz/us
-  h.tx_pulse_length = 300;               // 8 us (S3 transmits 44 us; shorter keeps the test small)
-  h.tx_pulse_start_frequency = 2891;     // sign 0: about -B/2
-  h.rank = 10;
-  h.pri = 19499;
-  h.swst = 5271;
-  h.polarisation = 7;                    // V transmit, rx channel 0 (V): VV
-  h.temperature_compensation = 3;
-  h.tx_pulse_number = 2;
-  h.swath_number = 2;
+  PacketHeader h = s3_echo_header();
+  h.tx_pulse_length = 300;
+  h.tx_pulse_start_frequency = 2891;  // sign 0: about -B/2
   return h;
-}
-
-// A polar orbit over the equator at 700 km, one PVT record a second.
-std::vector<PvtRecord> orbit(double t0) {
-  std::vector<PvtRecord> out;
-  for (int k = -2; k <= 4; ++k) {
-    PvtRecord r;
-    r.time_s = t0 + k;
-    r.x = 6378137.0 + 700e3;
-    r.z = 7500.0 * k;
-    r.vz = 7500.0f;
-    out.push_back(r);
-  }
-  return out;
 }
 
 TEST(Level0Scene, EncodedTakeFocusesLikeItsRawData) {
   const std::string dir = test::temp_dir("level0scene");
   const PacketHeader first = s3_like_header();
-  const std::vector<PvtRecord> pvt = orbit(packet_time_s(first));
+  const std::vector<PvtRecord> pvt = polar_orbit(packet_time_s(first), 2.0);
   const std::size_t lines = 2048, samples = 2048;
   // The take's radar parameters as the packets give them (a take of one quad per line suffices).
   const std::string proxy = dir + "/proxy.dat";
@@ -73,7 +40,7 @@ TEST(Level0Scene, EncodedTakeFocusesLikeItsRawData) {
   RadarParams radar = radar_parameters(index_lines(proxy, {}));
   EXPECT_NEAR(radar.prf_hz, 1924.96, 0.01);
   EXPECT_NEAR(radar.range_sampling_rate_hz, 66.7284e6, 1e3);
-  EXPECT_NEAR(radar.effective_velocity_m_s, 7500.0 * std::sqrt(6378137.0 / (6378137.0 + 700e3)), 1.0);
+  EXPECT_NEAR(radar.effective_velocity_m_s, 7500.0 * std::sqrt(6378137.0 / (6378137.0 + 700e3)), 1.0);  // over the equator
 
   SceneParams s;
   s.azimuth_lines = lines;

@@ -17,6 +17,17 @@ namespace sarfuse::cuda::steps {
 using fft::BlockShape;
 using fft::C32;
 
+// The largest |re| or |im| of the line a thread group holds (E elements per thread), reduced over the
+// group (all its threads call it).
+template <int N, int E>
+__device__ __forceinline__ float line_max_component(const C32 (&v)[E]) {
+  __shared__ float red[32 * BlockShape<N>::lines];
+  float m = 0.0f;
+#pragma unroll
+  for (int q = 0; q < E; ++q) m = fmaxf(m, fft::max_component(v[q]));
+  return fft::line_group_max<N / E>(m, red);
+}
+
 struct Fp32Rows {
   using Io = float2;
   // Pass 1's spectrum line (row pitch N).
@@ -45,11 +56,7 @@ struct Fp16Rows {
   __device__ static void store_spectrum(const C32 (&v)[E], Io* out, int line, bool active, int tid, float* row_factor,
                                         unsigned* max_bits) {
     constexpr int T = N / E;
-    __shared__ float red[32 * BlockShape<N>::lines];
-    float m = 0.0f;
-#pragma unroll
-    for (int q = 0; q < E; ++q) m = fmaxf(m, fft::max_component(v[q]));
-    m = fft::line_group_max<T>(m, red);
+    const float m = line_max_component<N>(v);
     if (!active) return;
     const float sc = fft::half_storage_scale(m);
     if (tid == 0) {
@@ -72,12 +79,7 @@ struct Fp16Rows {
   __device__ static float doppler_row_scale(const C32 (&v)[E], const core::DopplerRow& row, const SincTableView& sinc,
                                             const AzimuthBandView& band, bool active, int k, int tid,
                                             float* row_factor) {
-    constexpr int T = N / E;
-    __shared__ float red[32 * BlockShape<N>::lines];
-    float m = 0.0f;
-#pragma unroll
-    for (int q = 0; q < E; ++q) m = fmaxf(m, fft::max_component(v[q]));
-    m = fft::line_group_max<T>(m, red);
+    const float m = line_max_component<N>(v);
     const float weight =
         band.column_shift == nullptr ? fabsf(static_cast<float>(row.weight)) : band.window_max * band.inv_lines;
     const float out_scale = fft::half_storage_scale(m * 1.41421357f * sinc.abs_sum_max * weight);
