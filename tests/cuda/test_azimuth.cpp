@@ -1,5 +1,5 @@
 // The azimuth FFT passes on the GPU: strided and transposing, against float64.
-#include "gpu/gpu_test_util.hpp"
+#include "cuda/gpu_test_util.hpp"
 
 TEST(CudaAzimuth, StridedAndTransposingAgreeWithFloat64) {
   REQUIRE_GPU();

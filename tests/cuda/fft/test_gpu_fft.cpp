@@ -1,6 +1,6 @@
 // The GPU FFT family: every variant and size against float64, FP16 rows, tensor cores, the planner
 // and its wisdom, the column kernel with FP16 storage.
-#include "gpu/gpu_test_util.hpp"
+#include "cuda/gpu_test_util.hpp"
 
 // Every FFT variant x size x direction, contiguous and strided lines, against float64 on fresh random
 // data, with the output poisoned first.

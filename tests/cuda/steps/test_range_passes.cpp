@@ -1,6 +1,6 @@
 // Range compression on the GPU: fused kernels at every length against float64, tensor-core spectra,
 // integer inputs, the range FFT length policy (nice lengths).
-#include "gpu/gpu_test_util.hpp"
+#include "cuda/gpu_test_util.hpp"
 
 // Fused range compression (one kernel up to 16384 points, four-step above) against float64 on random
 // data: zero-pad, FFT, x H, IFFT, keep the first nr columns.

@@ -1,6 +1,6 @@
 // The whole CUDA chain against the CPU in fp64: every pipeline, squint, range-dependent centroid,
 // RCMC taps, non-power-of-two takes, blocks, long lines, memory limits, RADARSAT-1, the planner.
-#include "gpu/gpu_test_util.hpp"
+#include "cuda/gpu_test_util.hpp"
 
 class CudaChain : public ::testing::TestWithParam<Pipeline> {
  protected:

@@ -1,5 +1,5 @@
 // --precision fp16-storage / fp16 / tf32x3 on the GPU against fp64.
-#include "gpu/gpu_test_util.hpp"
+#include "cuda/gpu_test_util.hpp"
 
 // The quality table for the precision modes (docs/performance.md): the 5-target scene (20 dB noise), each GPU mode
 // against the CPU in fp64 with the same range FFT. fp16-storage and fp16: every target's SNR within
