@@ -110,8 +110,9 @@ class MeasurementFile {
   std::unique_ptr<Impl> impl_;
 };
 
-// A Level-0 product's measurement files: a .SAFE folder's measurement/*.dat (its index and annotation
-// files skipped), or one .dat; swath and polarisation from the file names (s1a-s3-raw-s-vv-...dat).
+// A Level-0 product's measurement files: those a .SAFE folder's manifest.safe lists (each checked to
+// exist; index and annotation files skipped), or, in a folder without a manifest, its .dat files or its
+// measurement/ folder's; or one .dat. Swath and polarisation from the file names (s1a-s3-raw-s-vv-...dat).
 struct Measurement {
   std::string path, swath, polarisation;
 };

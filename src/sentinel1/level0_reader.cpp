@@ -1,6 +1,7 @@
 // A Level-0 product as lines: its measurement files (a .SAFE folder's, or one .dat), the packets of the
 // signal and polarisation asked for, decoded in parallel over packets into one zero-filled matrix.
 #include <omp.h>
+#include <pugixml.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -69,27 +70,73 @@ bool is_level0_path(const std::string& path) {
   return e == ".dat" || e == ".safe" || name.ends_with(".safe/");
 }
 
+namespace {
+
+bool is_measurement_name(const std::string& file_name) {
+  const std::string name = lower(file_name);
+  return name.ends_with(".dat") && !name.ends_with("-index.dat") && !name.ends_with("-annot.dat");
+}
+
+// The measurement files manifest.safe lists (every fileLocation href naming a measurement .dat),
+// each checked to exist.
+std::vector<std::string> manifest_measurements(const fs::path& folder) {
+  const fs::path manifest = folder / "manifest.safe";
+  pugi::xml_document doc;
+  const pugi::xml_parse_result ok = doc.load_file(manifest.c_str());
+  if (!ok) throw Error(manifest.string() + ": not XML (" + ok.description() + " at byte " + std::to_string(ok.offset) + ")");
+  std::vector<std::string> out;
+  struct Walker : pugi::xml_tree_walker {
+    std::vector<std::string> hrefs;
+    bool for_each(pugi::xml_node& n) override {
+      const std::string name = n.name();
+      const std::size_t colon = name.rfind(':');
+      if ((colon == std::string::npos ? name : name.substr(colon + 1)) == "fileLocation")
+        hrefs.push_back(n.attribute("href").value());
+      return true;
+    }
+  } walker;
+  doc.traverse(walker);
+  for (const std::string& href : walker.hrefs) {
+    if (!is_measurement_name(fs::path(href).filename().string())) continue;
+    const fs::path file = (folder / href).lexically_normal();
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec))
+      throw FileError(manifest.string() + ": fileLocation '" + href + "': no such measurement file in the product");
+    out.push_back(file.string());
+  }
+  if (out.empty()) throw Error(manifest.string() + ": lists no measurement .dat file");
+  return out;
+}
+
+}  // namespace
+
 std::vector<Measurement> list_measurements(const std::string& product) {
   std::error_code ec;
   if (!fs::exists(product, ec)) throw FileError(product + ": no such file or folder");
-  std::vector<Measurement> out;
+  std::vector<std::string> paths;
   if (fs::is_directory(product, ec)) {
-    const fs::path m = fs::path(product) / "measurement";
-    if (!fs::is_directory(m, ec))
-      throw Error(product + ": not a Level-0 .SAFE product (expected a measurement/ folder of .dat files)");
-    for (const auto& e : fs::directory_iterator(m)) {
-      const std::string name = lower(e.path().filename().string());
-      if (!name.ends_with(".dat") || name.ends_with("-index.dat") || name.ends_with("-annot.dat")) continue;
-      Measurement x;
-      x.path = e.path().string();
-      fields_from_name(x.path, x.swath, x.polarisation);
-      out.push_back(x);
+    const fs::path folder(product);
+    if (fs::exists(folder / "manifest.safe", ec)) {
+      paths = manifest_measurements(folder);
+    } else {
+      // A folder without a manifest: its .dat files, or those of its measurement/ folder.
+      for (const fs::path& dir : {folder, folder / "measurement"}) {
+        if (!fs::is_directory(dir, ec)) continue;
+        for (const auto& e : fs::directory_iterator(dir))
+          if (e.is_regular_file() && is_measurement_name(e.path().filename().string())) paths.push_back(e.path().string());
+      }
+      if (paths.empty())
+        throw Error(product + ": no manifest.safe and no measurement .dat file in it or in measurement/ "
+                    "(index and annotation files aside)");
     }
-    std::sort(out.begin(), out.end(), [](const Measurement& a, const Measurement& b) { return a.path < b.path; });
-    if (out.empty()) throw Error(m.string() + ": no measurement .dat file (index and annotation files aside)");
+    std::sort(paths.begin(), paths.end());
   } else {
+    paths.push_back(product);
+  }
+  std::vector<Measurement> out;
+  for (const std::string& p : paths) {
     Measurement x;
-    x.path = product;
+    x.path = p;
     fields_from_name(x.path, x.swath, x.polarisation);
     out.push_back(x);
   }

@@ -122,3 +122,45 @@ TEST_F(BadPackets, EmptyFileAndMissingProduct) {
 }
 
 }  // namespace
+
+namespace {
+
+// A .SAFE product's measurement files come from its manifest.safe (at the product's top level, as in
+// Level-0 products); one it lists but lacks is an error naming it.
+TEST_F(BadPackets, SafeFolderListsItsMeasurementsInTheManifest) {
+  const std::string safe = dir + "/S1A_S3_RAW__0SDV_X.SAFE";
+  fs::create_directories(safe);
+  const std::string dat = "s1a-s3-raw-s-vv-20200615t162409-20200615t162435-022046-029d76.dat";
+  {
+    const auto p = valid_packet(BaqMode::fdbaq0, 0);
+    std::ofstream(safe + "/" + dat, std::ios::binary).write(reinterpret_cast<const char*>(p.data()), static_cast<std::streamsize>(p.size()));
+  }
+  auto manifest = [&](const std::string& extra) {
+    std::ofstream(safe + "/manifest.safe")
+        << "<?xml version=\"1.0\"?><xfdu:XFDU xmlns:xfdu=\"urn:ccsds:schema:xfdu:1\"><dataObjectSection>"
+           "<dataObject ID=\"measurementData\"><byteStream><fileLocation locatorType=\"URL\" href=\"./" + dat +
+           "\"/></byteStream></dataObject>"
+           "<dataObject ID=\"annot\"><byteStream><fileLocation locatorType=\"URL\" href=\"./x-annot.dat\"/></byteStream></dataObject>" +
+           extra + "</dataObjectSection></xfdu:XFDU>";
+  };
+  manifest("");
+  const std::vector<Measurement> m = list_measurements(safe);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(fs::path(m[0].path).filename().string(), dat);
+  EXPECT_EQ(m[0].polarisation, "VV");
+  EXPECT_EQ(m[0].swath, "S3");
+  DecodeOptions o;
+  o.signal = "all";
+  EXPECT_EQ(decode_lines(safe, o).lines, 1u);
+  manifest("<dataObject ID=\"more\"><byteStream><fileLocation href=\"./s1a-s3-raw-s-vh-missing.dat\"/></byteStream></dataObject>");
+  try {
+    list_measurements(safe);
+    ADD_FAILURE() << "a listed file that is missing";
+  } catch (const FileError& e) {
+    EXPECT_NE(std::string(e.what()).find("fileLocation './s1a-s3-raw-s-vh-missing.dat'"), std::string::npos) << e.what();
+  }
+  std::ofstream(safe + "/manifest.safe") << "<not xml";
+  EXPECT_THROW(list_measurements(safe), Error);
+}
+
+}  // namespace
