@@ -285,7 +285,11 @@ void decode_lines(const std::string& product, const DecodeOptions& o, DecodedLin
         const PacketHeader& h = chosen->header(i);
         const std::size_t at = d.range_offset[l];
         std::fill(row, row + at, std::complex<float>(0.f, 0.f));
-        decode_user_data(h, chosen->user_data(i), chosen->user_data_bytes(i), row + at, chosen->where(i));
+        try {  // the packet named only on failure: a string per line costs on this path
+          decode_user_data(h, chosen->user_data(i), chosen->user_data_bytes(i), row + at, "");
+        } catch (const Error& e) {
+          throw Error(chosen->where(i) + e.what());
+        }
         std::fill(row + at + h.samples(), row + d.samples, std::complex<float>(0.f, 0.f));
       }
     } catch (const Error& e) {
