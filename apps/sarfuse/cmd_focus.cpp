@@ -35,7 +35,8 @@ void FocusCommand::add_to(CLI::App* cmd) {
   cmd->add_option("--sample-format", sample_format, "complex64, complex32 (IEEE half pairs) or cint16 (scaled)")
       ->capture_default_str();
   cmd->add_option("--compression", compression,
-                  "h5 / tif: auto (h5 fast, tif none), none, fast (deflate 1, parallel) or best (deflate 9)")
+                  "h5 / tif: auto (h5 fast, tif none), none, fast or best (h5: shuffle + deflate, planes coded by "
+                  "their entropy, in parallel; tif: deflate 1 or 9)")
       ->capture_default_str();
   cmd->add_option("--mantissa-bits", mantissa_bits, "round float samples to N mantissa bits (1..23) before compressing");
   cmd->add_option("--gain-db", gain, "per-line receiver gains (dB) to undo: RADARSAT AGC .mat or a text column");

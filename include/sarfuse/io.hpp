@@ -106,10 +106,11 @@ std::optional<double> read_sidecar_eta_first(const std::string& product_path);
 // 16-bit integer pairs (npy and HDF5: the compound {r, i} of int16; GeoTIFF: CInt16) whose value times
 // `sample_scale` (in the metadata) is the complex64 value. Detected products are float32.
 //
-// Compression (HDF5 and GeoTIFF; .npy is never compressed): none; fast (HDF5: byte shuffle + deflate
-// level 1, chunks compressed in parallel with libdeflate and written with direct chunk writes, so any
-// HDF5 reader opens it without a plugin; GeoTIFF: DEFLATE level 1 on GDAL's worker threads); best
-// (level 9 of the same). automatic: fast for HDF5, none for GeoTIFF (the speed of the disk).
+// Compression (HDF5 and GeoTIFF; .npy is never compressed): none; fast (HDF5: the standard byte
+// shuffle + deflate filters, so any HDF5 reader opens it without a plugin; chunks compressed in
+// parallel, each byte plane stored or coded as its entropy calls for, and written with direct chunk
+// writes; GeoTIFF: DEFLATE level 1 on GDAL's worker threads); best (HDF5: fewer planes stored, a full
+// match search on run-like planes; GeoTIFF: level 9). automatic: fast for HDF5, none for GeoTIFF (the speed of the disk).
 // mantissa_bits N (1..23) rounds float samples to N mantissa bits before compressing (as ISCE3 does to
 // make SLCs compressible: relative error <= 2^-(N+1)).
 enum class Detection { none, amplitude, intensity, db };

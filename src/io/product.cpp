@@ -5,7 +5,6 @@
 #include <cpl_conv.h>
 #include <cpl_string.h>
 #include <hdf5.h>
-#include <libdeflate.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "io/atomic_file.hpp"
+#include "io/chunk_deflater.hpp"
 #include "core/threads.hpp"
 #include "io/npy.hpp"
 #include "io/sample_encoding.hpp"
@@ -205,7 +205,6 @@ class ProductWriter::Impl {
       QuietGdal quiet;
       GDALClose(ds_);
     }
-    for (libdeflate_compressor* c : compressors_) libdeflate_free_compressor(c);
   }
 
   void write_rows(const std::complex<float>* rows, std::size_t count) {
@@ -282,8 +281,9 @@ class ProductWriter::Impl {
  private:
   std::string compression_description() const {
     if (compression_ == Compression::none) return "none";
-    const int level = compression_ == Compression::best ? 9 : 1;
-    return std::string(fmt_ == Format::hdf5 ? "shuffle+deflate:" : "deflate:") + std::to_string(level);
+    if (fmt_ == Format::tiff) return compression_ == Compression::best ? "deflate:9" : "deflate:1";
+    return compression_ == Compression::best ? "shuffle+deflate:9"
+                                             : "shuffle+deflate:fast (byte planes stored, run-length or Huffman coded by their entropy)";
   }
 
   // The rows in the product's sample format (a pointer to them, or into enc_).
@@ -461,41 +461,39 @@ class ProductWriter::Impl {
     const std::size_t chunk_bytes = chunk_rows_ * chunk_cols * elem_, row_bytes = cols_ * elem_;
     const std::size_t strips = (count + chunk_rows_ - 1) / chunk_rows_;
     const std::size_t group = std::max<std::size_t>(1, 4 * static_cast<std::size_t>(threads_) / per_strip);  // strips at once
-    if (compressors_.empty()) {
-      const int level = compression_ == Compression::best ? 9 : 1;
-      for (int k = 0; k < threads_; ++k) {
-        compressors_.push_back(libdeflate_alloc_compressor(level));
-        if (!compressors_.back()) throw Error("libdeflate: out of memory");
-      }
-      gather_.assign(static_cast<std::size_t>(threads_), std::vector<unsigned char>(2 * chunk_bytes));
+    if (deflaters_.empty()) {
+      const auto effort = compression_ == Compression::best ? io::ChunkDeflater::Effort::best : io::ChunkDeflater::Effort::fast;
+      for (int k = 0; k < threads_; ++k) deflaters_.push_back(std::make_unique<io::ChunkDeflater>(effort));
+      gather_.assign(static_cast<std::size_t>(threads_), std::vector<unsigned char>(chunk_bytes));
     }
-    const std::size_t bound = libdeflate_zlib_compress_bound(compressors_[0], chunk_bytes);
     for (std::size_t s0 = 0; s0 < strips; s0 += group) {
       auto t = Clock::now();
       const std::size_t ns = std::min(group, strips - s0), n = ns * per_strip;
       if (packed_.size() < n) packed_.resize(n);
       packed_size_.assign(n, 0);
       const long jobs = static_cast<long>(n);
+      std::exception_ptr failure;
 #pragma omp parallel for num_threads(threads_) schedule(dynamic)
       for (long c = 0; c < jobs; ++c) {
         const std::size_t strip = s0 + static_cast<std::size_t>(c) / per_strip, col0 = (static_cast<std::size_t>(c) % per_strip) * chunk_cols;
         const std::size_t rows = std::min(chunk_rows_, count - strip * chunk_rows_), w = std::min(chunk_cols, cols_ - col0);
-        std::vector<unsigned char>& g = gather_[static_cast<std::size_t>(omp_get_thread_num())];
-        unsigned char* plain = g.data();
-        unsigned char* shuffled = g.data() + chunk_bytes;
+        const std::size_t thread = static_cast<std::size_t>(omp_get_thread_num());
+        unsigned char* plain = gather_[thread].data();
         if (rows < chunk_rows_ || w < chunk_cols) std::memset(plain, 0, chunk_bytes);
         const unsigned char* src = data + strip * chunk_rows_ * row_bytes + col0 * elem_;
         for (std::size_t r = 0; r < rows; ++r) std::memcpy(plain + r * chunk_cols * elem_, src + r * row_bytes, w * elem_);
-        io::byte_shuffle(plain, shuffled, chunk_rows_ * chunk_cols, h5_elem_);
-        std::vector<unsigned char>& out = packed_[static_cast<std::size_t>(c)];
-        if (out.size() < bound) out.resize(bound);
-        packed_size_[static_cast<std::size_t>(c)] = libdeflate_zlib_compress(
-            compressors_[static_cast<std::size_t>(omp_get_thread_num())], shuffled, chunk_bytes, out.data(), out.size());
+        try {
+          packed_size_[static_cast<std::size_t>(c)] =
+              deflaters_[thread]->compress(plain, chunk_bytes / h5_elem_, h5_elem_, packed_[static_cast<std::size_t>(c)]);
+        } catch (...) {
+#pragma omp critical(sarfuse_chunk_failure)
+          if (!failure) failure = std::current_exception();
+        }
       }
+      if (failure) std::rethrow_exception(failure);
       encode_s_ += since(t);
       t = Clock::now();
       for (std::size_t c = 0; c < n; ++c) {
-        if (packed_size_[c] == 0) throw Error("libdeflate: a chunk did not fit its bound");
         const hsize_t offset[2] = {first + (s0 + c / per_strip) * chunk_rows_, (c % per_strip) * chunk_cols};
         if (H5Dwrite_chunk(h5_ds_.id, H5P_DEFAULT, 0, offset, packed_size_[c], packed_[c].data()) < 0)
           h5_check(-1, path_, "write (direct chunk)");
@@ -688,7 +686,7 @@ class ProductWriter::Impl {
   std::size_t strip_rows_ = 0, chunk_rows_ = kChunkRows, strip_first_row_ = 0;
   std::size_t written_since_writeback_ = 0;
   std::vector<unsigned char> last_block_;  // GeoTIFF: the partial last strip, padded
-  std::vector<libdeflate_compressor*> compressors_;
+  std::vector<std::unique_ptr<io::ChunkDeflater>> deflaters_;  // one per thread
   std::vector<std::vector<unsigned char>> packed_, gather_;
   std::vector<std::size_t> packed_size_;
   GDALDatasetH ds_ = nullptr;
