@@ -1,9 +1,6 @@
 // Product writers: .npy, GeoTIFF (GDAL), HDF5 (see sarfuse/io.hpp). One writer class for the three
 // formats, since they share the row flow (detection, sample encoding, whole strips, writeback); each
 // format has its own open_/write_/close_ methods.
-#include <gdal.h>
-#include <cpl_conv.h>
-#include <cpl_string.h>
 #include <hdf5.h>
 #include <omp.h>
 
@@ -19,6 +16,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/chunk_deflater.hpp"
+#include "io/gdal_library.hpp"
 #include "core/threads.hpp"
 #include "io/npy.hpp"
 #include "io/sample_encoding.hpp"
@@ -79,8 +77,9 @@ struct H5Closer {
 // GDAL's messages become our exceptions (CPLGetLastErrorMsg), not lines on stderr: a quiet handler
 // for this thread while a GDAL call runs.
 struct QuietGdal {
-  QuietGdal() { CPLPushErrorHandler(CPLQuietErrorHandler); }
-  ~QuietGdal() { CPLPopErrorHandler(); }
+  explicit QuietGdal(const io::GdalLibrary& gdal) : g(gdal) { g.CPLPushErrorHandler(g.CPLQuietErrorHandler); }
+  ~QuietGdal() { g.CPLPopErrorHandler(); }
+  const io::GdalLibrary& g;
   QuietGdal(const QuietGdal&) = delete;
   QuietGdal& operator=(const QuietGdal&) = delete;
 };
@@ -202,8 +201,8 @@ class ProductWriter::Impl {
   ~Impl() {
     if (fmt_ == Format::hdf5) quiet_hdf5();  // closing a file that failed to write
     if (ds_) {
-      QuietGdal quiet;
-      GDALClose(ds_);
+      QuietGdal quiet(*gdal_);
+      gdal_->GDALClose(ds_);
     }
   }
 
@@ -255,11 +254,11 @@ class ProductWriter::Impl {
         write_tiff_metadata();
         GDALDatasetH ds = ds_;
         ds_ = nullptr;
-        QuietGdal quiet;
-        CPLErrorReset();
-        GDALClose(ds);  // flushes the tiles
-        if (CPLGetLastErrorType() >= CE_Failure)
-          throw FileError("writing '" + path_ + "' failed: GDAL: " + CPLGetLastErrorMsg());
+        QuietGdal quiet(*gdal_);
+        gdal_->CPLErrorReset();
+        gdal_->GDALClose(ds);  // flushes the tiles
+        if (gdal_->CPLGetLastErrorType() >= CE_Failure)
+          throw FileError("writing '" + path_ + "' failed: GDAL: " + gdal_->CPLGetLastErrorMsg());
         break;
       }
       case Format::hdf5:
@@ -401,12 +400,12 @@ class ProductWriter::Impl {
       }
       case Format::tiff: {
         const auto t = Clock::now();
-        QuietGdal quiet;
+        QuietGdal quiet(*gdal_);
         CPLErr err;
         void* p = const_cast<unsigned char*>(data);
         if (complex_ && o_.sample_format == SampleFormat::complex32) {
           int bands[2] = {1, 2};
-          err = GDALDatasetRasterIO(ds_, GF_Write, 0, static_cast<int>(first), static_cast<int>(cols_), static_cast<int>(count),
+          err = gdal_->GDALDatasetRasterIO(ds_, GF_Write, 0, static_cast<int>(first), static_cast<int>(cols_), static_cast<int>(count),
                                     p, static_cast<int>(cols_), static_cast<int>(count), GDT_Float32, 2, bands, 8,
                                     static_cast<GSpacing>(cols_) * 8, 4);
         } else {
@@ -422,16 +421,16 @@ class ProductWriter::Impl {
               std::memcpy(last_block_.data(), block, n * row_bytes);
               block = last_block_.data();
             }
-            err = GDALWriteBlock(band_, 0, static_cast<int>((first + done) / batch_rows_), block);
+            err = gdal_->GDALWriteBlock(band_, 0, static_cast<int>((first + done) / batch_rows_), block);
           }
         }
         // Whole strips were written: out to the file now (compressed on GDAL's threads), not at close.
         if (err == CE_None) {
-          CPLErrorReset();
-          GDALFlushCache(ds_);
-          if (CPLGetLastErrorType() >= CE_Failure) err = CE_Failure;
+          gdal_->CPLErrorReset();
+          gdal_->GDALFlushCache(ds_);
+          if (gdal_->CPLGetLastErrorType() >= CE_Failure) err = CE_Failure;
         }
-        if (err != CE_None) throw FileError("writing '" + path_ + "' failed: GDAL: " + CPLGetLastErrorMsg());
+        if (err != CE_None) throw FileError("writing '" + path_ + "' failed: GDAL: " + gdal_->CPLGetLastErrorMsg());
         write_s_ += since(t);
         break;
       }
@@ -521,9 +520,8 @@ class ProductWriter::Impl {
   }
 
   void open_tiff() {
-    static std::once_flag once;
-    std::call_once(once, [] { GDALAllRegister(); });
-    GDALDriverH driver = GDALGetDriverByName("GTiff");
+    gdal_ = &io::gdal();
+    GDALDriverH driver = gdal_->GDALGetDriverByName("GTiff");
     if (!driver) throw Error("GeoTIFF: GDAL has no GTiff driver");
     const std::string& temp = file_.hand_to_library();
     const bool half = complex_ && o_.sample_format == SampleFormat::complex32;
@@ -532,36 +530,36 @@ class ProductWriter::Impl {
     // focus goes on, not all at close.
     batch_rows_ = std::min(rows_, kTiffStripRows);
     strip_.resize(batch_rows_ * emitted_row_bytes());
-    opts = CSLSetNameValue(opts, "BLOCKYSIZE", std::to_string(batch_rows_).c_str());
-    opts = CSLSetNameValue(opts, "BIGTIFF", "IF_SAFER");
+    opts = gdal_->CSLSetNameValue(opts, "BLOCKYSIZE", std::to_string(batch_rows_).c_str());
+    opts = gdal_->CSLSetNameValue(opts, "BIGTIFF", "IF_SAFER");
     if (half) {
-      opts = CSLSetNameValue(opts, "NBITS", "16");
-      opts = CSLSetNameValue(opts, "INTERLEAVE", "PIXEL");
+      opts = gdal_->CSLSetNameValue(opts, "NBITS", "16");
+      opts = gdal_->CSLSetNameValue(opts, "INTERLEAVE", "PIXEL");
     }
     if (compression_ != Compression::none) {
-      opts = CSLSetNameValue(opts, "COMPRESS", "DEFLATE");
-      opts = CSLSetNameValue(opts, "ZLEVEL", compression_ == Compression::best ? "9" : "1");
-      opts = CSLSetNameValue(opts, "NUM_THREADS", std::to_string(threads_).c_str());
+      opts = gdal_->CSLSetNameValue(opts, "COMPRESS", "DEFLATE");
+      opts = gdal_->CSLSetNameValue(opts, "ZLEVEL", compression_ == Compression::best ? "9" : "1");
+      opts = gdal_->CSLSetNameValue(opts, "NUM_THREADS", std::to_string(threads_).c_str());
     }
-    QuietGdal quiet;
-    ds_ = GDALCreate(driver, temp.c_str(), static_cast<int>(cols_), static_cast<int>(rows_), half ? 2 : 1,
+    QuietGdal quiet(*gdal_);
+    ds_ = gdal_->GDALCreate(driver, temp.c_str(), static_cast<int>(cols_), static_cast<int>(rows_), half ? 2 : 1,
                      half ? GDT_Float32 : gdal_type(), opts);
-    CSLDestroy(opts);
-    if (!ds_) throw FileError("cannot write '" + path_ + "': GDAL: " + CPLGetLastErrorMsg());
-    band_ = GDALGetRasterBand(ds_, 1);
+    gdal_->CSLDestroy(opts);
+    if (!ds_) throw FileError("cannot write '" + path_ + "': GDAL: " + gdal_->CPLGetLastErrorMsg());
+    band_ = gdal_->GDALGetRasterBand(ds_, 1);
     if (half) {
-      GDALSetDescription(band_, "slc real");
-      GDALSetDescription(GDALGetRasterBand(ds_, 2), "slc imaginary");
+      gdal_->GDALSetDescription(band_, "slc real");
+      gdal_->GDALSetDescription(gdal_->GDALGetRasterBand(ds_, 2), "slc imaginary");
     } else {
-      GDALSetDescription(band_, complex_ ? "slc" : "detected");
+      gdal_->GDALSetDescription(band_, complex_ ? "slc" : "detected");
     }
   }
 
   void write_tiff_metadata() {
     std::vector<std::pair<std::string, std::string>> meta;
     flatten(side_, "", meta);
-    for (const auto& [k, v] : meta) GDALSetMetadataItem(ds_, ("SARFUSE_" + k).c_str(), v.c_str(), nullptr);
-    if (complex_ && o_.sample_format == SampleFormat::cint16) GDALSetRasterScale(band_, scale_);
+    for (const auto& [k, v] : meta) gdal_->GDALSetMetadataItem(ds_, ("SARFUSE_" + k).c_str(), v.c_str(), nullptr);
+    if (complex_ && o_.sample_format == SampleFormat::cint16) gdal_->GDALSetRasterScale(band_, scale_);
   }
 
   // HDF5 element types: float32, the compound {r, i} of float32, IEEE half (float32 narrowed to 16
@@ -689,6 +687,7 @@ class ProductWriter::Impl {
   std::vector<std::unique_ptr<io::ChunkDeflater>> deflaters_;  // one per thread
   std::vector<std::vector<unsigned char>> packed_, gather_;
   std::vector<std::size_t> packed_size_;
+  const io::GdalLibrary* gdal_ = nullptr;  // GeoTIFF only: loaded by open_tiff()
   GDALDatasetH ds_ = nullptr;
   GDALRasterBandH band_ = nullptr;
   H5Closer h5_file_, h5_type_, h5_ds_;  // destroyed (closed) before file_, which removes an uncommitted file
