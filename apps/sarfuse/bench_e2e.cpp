@@ -177,18 +177,29 @@ std::string bench_e2e(const E2eBenchOptions& o) {
   ParamsFile p = default_scene();
   p.radar.doppler_centroid_hz = 0.3 * p.radar.prf_hz;
   p.scene.reset();
+  // Level-0: a .SAFE product as ESA ships it (manifest.safe naming the measurement file beside it).
+  const fs::path safe = dir / "S1A_S3_RAW__0SSV_BENCH.SAFE";
+  const std::string measurement = "s1a-s3-raw-s-vv-bench.dat";
   const std::string params = (dir / "params.json").string(),
-                    raw = (dir / (level0 ? "s1a-s3-raw-s-vv-bench.dat" : "raw.npy")).string();
+                    raw = level0 ? (safe / measurement).string() : (dir / "raw.npy").string();
   write_text_file(params, to_json_text(p));
-  if (level0) write_level0(raw, o.lines, o.samples);
-  else write_raw(raw, o.lines, o.samples, o.input == "int8");
-  std::vector<std::string> inputs;
+  if (level0) {
+    fs::create_directories(safe);
+    write_level0(raw, o.lines, o.samples);
+    write_text_file((safe / "manifest.safe").string(),
+                    "<?xml version=\"1.0\"?>\n<xfdu:XFDU xmlns:xfdu=\"urn:ccsds:schema:xfdu:1\"><dataObjectSection>"
+                    "<dataObject ID=\"measurementData\"><byteStream><fileLocation locatorType=\"URL\" href=\"./" +
+                        measurement + "\"/></byteStream></dataObject></dataObjectSection></xfdu:XFDU>\n");
+  } else {
+    write_raw(raw, o.lines, o.samples, o.input == "int8");
+  }
+  std::vector<std::string> inputs;  // what `focus` reads; the floor reads the raw bytes
   for (int k = 0; k < o.scenes; ++k) {
-    const fs::path in = level0 ? fs::path(raw) : dir / ("raw_" + std::to_string(k) + ".npy");
     if (level0) {
-      inputs.push_back(in.string());
+      inputs.push_back(safe.string());
       continue;
     }
+    const fs::path in = dir / ("raw_" + std::to_string(k) + ".npy");
     fs::remove(in);
     fs::create_hard_link(raw, in);  // the same bytes under N names
     inputs.push_back(in.string());
@@ -230,7 +241,7 @@ std::string bench_e2e(const E2eBenchOptions& o) {
     // The floor for the same bytes, right after: N scenes read and write N times as much.
     Floor f;
     for (int k = 0; k < o.scenes; ++k) {
-      const Floor g = io_floor(inputs[static_cast<std::size_t>(k)], (dir / "floor.bin").string(), product_bytes);
+      const Floor g = io_floor(level0 ? raw : inputs[static_cast<std::size_t>(k)], (dir / "floor.bin").string(), product_bytes);
       f.read += g.read;
       f.write += g.write;
       f.sync += g.sync;

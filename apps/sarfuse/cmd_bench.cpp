@@ -40,7 +40,7 @@ void add_bench(CLI::App& app) {
   static std::string esize = "4096x4096";
   auto* e2e = cmd->add_subcommand("e2e", "file to product (a focus process per run) beside the machine's plain I/O floor");
   e2e->add_option("--size", esize, "AZIMUTHxRANGE")->capture_default_str();
-  e2e->add_option("--input", eopt.input, "raw samples: int8, c64, or level0 (a Sentinel-1 FDBAQ take, S3 fields)")->capture_default_str();
+  e2e->add_option("--input", eopt.input, "raw samples: int8, c64, or level0 (a Sentinel-1 .SAFE product: an FDBAQ take, S3 fields)")->capture_default_str();
   e2e->add_option("--output", eopt.output, "product format: npy, h5 or tif")->capture_default_str();
   e2e->add_option("--sample-format", eopt.sample_format, "complex64, complex32 or cint16")->capture_default_str();
   e2e->add_option("--compression", eopt.compression, "auto, none, fast or best")->capture_default_str();

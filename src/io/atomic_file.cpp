@@ -17,12 +17,6 @@
 
 namespace fs = std::filesystem;
 
-namespace sarfuse::io {
-
-
-
-}  // namespace sarfuse::io
-
 namespace sarfuse {
 void check_output_path(const std::string& path) {
   if (path.empty()) throw Error("output path is empty");
