@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "core/memory.hpp"
+#include "core/threads.hpp"
 #include "sarfuse/image.hpp"
 
 namespace sarfuse {
@@ -17,5 +19,17 @@ void* allocate_aligned(std::size_t bytes) {
 }
 
 void free_aligned(void* p) noexcept { std::free(p); }
+
+namespace core {
+
+void prefault_pages(void* data, std::size_t bytes, int threads) {
+  constexpr std::size_t kPage = 4096;
+  auto* p = static_cast<volatile unsigned char*>(data);
+  const long pages = static_cast<long>((bytes + kPage - 1) / kPage);
+#pragma omp parallel for num_threads(resolve_threads(threads)) schedule(static)
+  for (long k = 0; k < pages; ++k) p[static_cast<std::size_t>(k) * kPage] = 0;
+}
+
+}  // namespace core
 
 }  // namespace sarfuse

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "core/memory.hpp"
 #include "core/threads.hpp"
 #include "pipeline/focus_report.hpp"
 #include "pipeline/stage_queue.hpp"
@@ -279,18 +280,24 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
   rep.plan_reused = reuse_plan;
   if (raw_.empty()) {
     raw_.resize(slots);
-    for (auto& s : raw_) s.bytes.resize(raw_bytes);
+    for (auto& s : raw_) {
+      s.bytes.resize(raw_bytes);
+      if (context.t.joinable()) core::prefault_pages(s.bytes.data(), raw_bytes, r.options.threads);  // see make()
+    }
   }
   auto make = [&] {  // the plan and the SLC buffers, all pinned for the GPU's copies
+    if (slc_.empty()) {
+      slc_.resize(slots);
+      for (auto& s : slc_) s.image = ComplexImage(plan_lines, samples);
+      if (context.t.joinable())  // their pages now, while the CUDA context is still being made
+        for (auto& s : slc_)
+          core::prefault_pages(s.image.data(), s.image.size() * sizeof(std::complex<float>), r.options.threads);
+    }
     if (context.t.joinable()) context.t.join();
     const auto t0 = Clock::now();
     if (!plan_) {
       plan_.emplace(make_plan(radar, plan_lines, samples, plan_options));
       key_ = key;
-    }
-    if (slc_.empty()) {
-      slc_.resize(slots);
-      for (auto& s : slc_) s.image = ComplexImage(plan_lines, samples);
     }
     if (!pinned_ && plan_->backend() == Backend::cuda) {
       for (auto& s : raw_) plan_->pin_host(s.bytes.data(), raw_bytes);
