@@ -104,15 +104,16 @@ class FocusSession {
   FocusSession& operator=(FocusSession&&) noexcept;
   ~FocusSession();
   FocusReport focus(const FocusRequest& request);
-  // Many scenes, reports in their order. On the GPU two scenes are in flight at a time (a second plan
-  // and buffers of the session's, each scene whole on one of them), so one scene's reading and
-  // focusing overlap the other's writing and commit; on the CPU, whose plan uses every core, one after
-  // another. Stops at the first error (products finished before it stay).
+  // Many scenes, reports in their order. On the GPU up to four scenes are in flight at a time (a plan
+  // and buffers of the session's for each, each scene whole on one of them), so one scene's reading
+  // and focusing overlap the others' writing and commit; on the CPU, whose plan uses every core, one
+  // after another. Stops at the first error (products finished before it stay).
   std::vector<FocusReport> focus_all(const std::vector<FocusRequest>& requests);
   class Impl;
 
  private:
-  std::unique_ptr<Impl> impl_, second_;
+  std::unique_ptr<Impl> impl_;
+  std::vector<std::unique_ptr<Impl>> lanes_;  // focus_all's other scenes in flight
 };
 
 FocusReport focus_file(const FocusRequest& request);
