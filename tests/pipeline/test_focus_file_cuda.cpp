@@ -51,7 +51,7 @@ TEST(CudaFocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   const FocusReport rc = session.focus(again);
   EXPECT_TRUE(rc.plan_reused);
   EXPECT_TRUE(test::file_bytes(again.output) == test::file_bytes(a.output));
-  // A batch: two scenes in flight at a time, each product the single run's, bit for bit.
+  // A batch of five: four scenes in flight at a time, each product the single run's, bit for bit.
   std::vector<FocusRequest> batch;
   for (int k = 0; k < 5; ++k) batch.push_back(request("batch" + std::to_string(k) + ".npy", Backend::cuda));
   const std::vector<FocusReport> reports = session.focus_all(batch);
