@@ -1,6 +1,6 @@
 // GDAL, loaded when the first GeoTIFF is written instead of at process start: its ~110 shared
-// libraries cost every process ~50 ms to load (measured: an empty program linked to libgdal 56 ms, to
-// HDF5, matio, FFTW and libpng together 14 ms), and most runs never write a GeoTIFF.
+// libraries cost every process tens of milliseconds to load (docs/design.md, "Products"), and most
+// runs never write a GeoTIFF.
 #pragma once
 #include <cpl_conv.h>
 #include <cpl_error.h>

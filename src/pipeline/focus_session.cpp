@@ -65,9 +65,8 @@ struct SlcSlot {
 
 constexpr std::size_t kChunk = 256;  // lines per read: a stop request is seen within one
 
-// focus_all on the GPU: scenes in flight, each whole on its own plan and buffers. Measured on the H200
-// machine, 8 x 4096 x 4096 (docs/performance.md): 2 -> 4 gave 0.70x -> ~0.8x the I/O floor's
-// throughput; 6 and 8 no more.
+// focus_all on the GPU: scenes in flight, each whole on its own plan and buffers (the count measured
+// best: docs/performance.md, "File to product").
 constexpr std::size_t kGpuScenesInFlight = 4;
 
 }  // namespace
