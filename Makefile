@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 # Debian's Python (its python3-numpy, python3-pytest, pybind11-dev), whatever else is on PATH.
 PYTHON ?= /usr/bin/python3
 DEBIAN_PACKAGES := cmake ninja-build g++ pkg-config libfftw3-dev libcli11-dev nlohmann-json3-dev \
-                   libpng-dev libmatio-dev libgtest-dev libvkfft-dev libgdal-dev libhdf5-dev zlib1g-dev libpugixml-dev gdal-bin hdf5-tools \
+                   libpng-dev libmatio-dev libgtest-dev libvkfft-dev libgdal-dev libtiff-dev libhdf5-dev zlib1g-dev libpugixml-dev gdal-bin hdf5-tools \
                    python3-dev pybind11-dev python3-numpy python3-pytest python3-venv python3-pip
 
 MATHDX_VERSION := 25.6.0

@@ -23,11 +23,8 @@ if [ "${LEAN:-0}" != 1 ]; then
   cp "$BUILD"/libsarfuse.a "$BUILD"/libsarfuse_cli_lib.a .devbundle/stage/devlib/
   cp -r /usr/include/pybind11 .devbundle/stage/devinclude/
 fi
-# GDAL is loaded at run time (the first GeoTIFF written), so ldd does not list it: named here.
-gdal_lib=$(ldconfig -p | awk '/libgdal\.so\.[0-9]+ /{print $NF; exit}')
-for b in .devbundle/stage/bin/* .devbundle/stage/python/sarfuse/*.so $gdal_lib; do
+for b in .devbundle/stage/bin/* .devbundle/stage/python/sarfuse/*.so; do
   [ -f "$b" ] || continue
-  [ "$b" = "$gdal_lib" ] && echo "$b"
   ldd "$b" | awk '/=>/ && $3 ~ /^\// {print $3}' | grep -v -E 'libstdc\+\+|libgcc_s|libc\.so|libm\.so|ld-linux|libcuda\.so|libcufft|libcudart|libnvrtc|libnvJitLink|libdl\.so|libpthread|librt\.so' || true
 done | sort -u | while read -r lib; do
   # SKIP_LIBS=FILE: names the GPU machine has itself (scripts/device_libs.txt, read off one), left out.

@@ -11,7 +11,7 @@ INC=$($PY -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 D=/tmp/sf/pydev && rm -rf $D && mkdir -p $D/sarfuse
 L=/tmp/sf/lib
 libs=""
-for l in libfftw3f.so libfftw3.so libfftw3f_omp.so libfftw3_omp.so libmatio.so libpng16.so libz.so libgomp.so libgdal.so libhdf5_serial.so; do
+for l in libfftw3f.so libfftw3.so libfftw3f_omp.so libfftw3_omp.so libmatio.so libpng16.so libz.so libgomp.so libtiff.so libhdf5_serial.so; do
   f=$(ls $L/$l* 2>/dev/null | head -1); [ -n "$f" ] && libs="$libs $f"
 done
 g++ -O2 -std=c++20 -shared -fPIC -fvisibility=hidden -Iinclude -I/tmp/sf/devinclude -I"$INC" python/src/sarfuse_module.cpp \

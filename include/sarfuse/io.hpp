@@ -97,20 +97,20 @@ std::string with_doppler_estimate(const std::string& sidecar_json, const Doppler
 std::optional<double> read_sidecar_eta_first(const std::string& product_path);
 
 // Products: the SLC, or a detected (and multilooked) image, in the format the path's extension names:
-// .npy, .tif / .tiff (GeoTIFF through GDAL, the processing parameters as metadata), .h5 / .hdf5 (HDF5:
+// .npy, .tif / .tiff (GeoTIFF through libtiff, the processing parameters as GDAL metadata), .h5 / .hdf5 (HDF5:
 // a chunked dataset "slc" or "detected", every radar, Doppler and processing parameter as attributes,
 // and the axes "azimuth_time_s" and "slant_range_m"). Written atomically.
 //
 // Complex samples (sample_format): complex64 (the default); complex32, IEEE half pairs (npy and HDF5:
-// the compound {r, i} of float16, h5py's layout; GeoTIFF: CFloat32 stored as 16-bit floats); cint16,
+// the compound {r, i} of float16, h5py's layout; GeoTIFF: two bands of 16-bit floats); cint16,
 // 16-bit integer pairs (npy and HDF5: the compound {r, i} of int16; GeoTIFF: CInt16) whose value times
 // `sample_scale` (in the metadata) is the complex64 value. Detected products are float32.
 //
 // Compression (HDF5 and GeoTIFF; .npy is never compressed): none; fast (HDF5: the standard byte
 // shuffle + deflate filters, so any HDF5 reader opens it without a plugin; chunks compressed in
 // parallel, each byte plane stored or coded as its entropy calls for, and written with direct chunk
-// writes; GeoTIFF: DEFLATE level 1 on GDAL's worker threads); best (HDF5: fewer planes stored, a full
-// match search on run-like planes; GeoTIFF: level 9). automatic: fast for HDF5, none for GeoTIFF (the speed of the disk).
+// writes; GeoTIFF: each strip deflated the same way, unshuffled, in parallel); best (HDF5: fewer planes
+// stored, a full match search on run-like planes). automatic: fast for HDF5, none for GeoTIFF (the speed of the disk).
 // mantissa_bits N (1..23) rounds float samples to N mantissa bits before compressing (as ISCE3 does to
 // make SLCs compressible: relative error <= 2^-(N+1)).
 enum class Detection { none, amplitude, intensity, db };

@@ -95,7 +95,7 @@ void AtomicFile::commit() {
     file_ = nullptr;
     if (!ok) throw FileError("writing '" + path_ + "' failed: " + std::strerror(err));
   } else {
-    // Written by a library (GDAL, HDF5), which has closed it: on disk before it takes the name, as ours.
+    // Written by a library (libtiff, HDF5), which has closed it: on disk before it takes the name, as ours.
     const int fd = ::open(temp_.c_str(), O_RDONLY);
     const bool ok = fd >= 0 && ::fsync(fd) == 0;
     const int err = errno;

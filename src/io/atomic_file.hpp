@@ -14,7 +14,7 @@ class AtomicFile {
   ~AtomicFile();
   std::FILE* get() { return file_; }
   void write(const void* data, std::size_t bytes);
-  // For libraries that write a file by name (GDAL, HDF5): closes our handle and returns the temporary
+  // For libraries that write a file by name (libtiff, HDF5): closes our handle and returns the temporary
   // path to write; commit() then renames it, destruction without commit() removes it.
   const std::string& hand_to_library();
   // Starts the kernel writing what has been written so far to the disk, without waiting (Linux:

@@ -1,4 +1,4 @@
-// Product writers: .npy, GeoTIFF (GDAL), HDF5 (see sarfuse/io.hpp). One writer class for the three
+// Product writers: .npy, GeoTIFF (libtiff), HDF5 (see sarfuse/io.hpp). One writer class for the three
 // formats, since they share the row flow (detection, sample encoding, whole strips, writeback); each
 // format has its own open_/write_/close_ methods.
 #include <hdf5.h>
@@ -16,10 +16,10 @@
 
 #include "io/atomic_file.hpp"
 #include "io/chunk_deflater.hpp"
-#include "io/gdal_library.hpp"
 #include "core/threads.hpp"
 #include "io/npy.hpp"
 #include "io/sample_encoding.hpp"
+#include "io/tiff_strip_writer.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/io.hpp"
 
@@ -72,16 +72,6 @@ struct H5Closer {
     id = -1;
   }
   ~H5Closer() { reset(); }
-};
-
-// GDAL's messages become our exceptions (CPLGetLastErrorMsg), not lines on stderr: a quiet handler
-// for this thread while a GDAL call runs.
-struct QuietGdal {
-  explicit QuietGdal(const io::GdalLibrary& gdal) : g(gdal) { g.CPLPushErrorHandler(g.CPLQuietErrorHandler); }
-  ~QuietGdal() { g.CPLPopErrorHandler(); }
-  const io::GdalLibrary& g;
-  QuietGdal(const QuietGdal&) = delete;
-  QuietGdal& operator=(const QuietGdal&) = delete;
 };
 
 // HDF5 (a thread-safe build: error settings per thread) on the calling thread: its error stack not
@@ -200,10 +190,6 @@ class ProductWriter::Impl {
   }
   ~Impl() {
     if (fmt_ == Format::hdf5) quiet_hdf5();  // closing a file that failed to write
-    if (ds_) {
-      QuietGdal quiet(*gdal_);
-      gdal_->GDALClose(ds_);
-    }
   }
 
   void write_rows(const std::complex<float>* rows, std::size_t count) {
@@ -251,14 +237,15 @@ class ProductWriter::Impl {
       case Format::npy: break;
       case Format::tiff: {
         flush_strip();
-        write_tiff_metadata();
-        GDALDatasetH ds = ds_;
-        ds_ = nullptr;
-        QuietGdal quiet(*gdal_);
-        gdal_->CPLErrorReset();
-        gdal_->GDALClose(ds);  // flushes the tiles
-        if (gdal_->CPLGetLastErrorType() >= CE_Failure)
-          throw FileError("writing '" + path_ + "' failed: GDAL: " + gdal_->CPLGetLastErrorMsg());
+        std::vector<std::pair<std::string, std::string>> meta;
+        flatten(side_, "", meta);
+        for (auto& item : meta) item.first = "SARFUSE_" + item.first;
+        const bool half = complex_ && o_.sample_format == SampleFormat::complex32;
+        tiff_->set_metadata(std::move(meta),
+                            half ? std::vector<std::string>{"slc real", "slc imaginary"}
+                                 : std::vector<std::string>{complex_ ? "slc" : "detected"},
+                            complex_ && o_.sample_format == SampleFormat::cint16 ? scale_ : 0.0);
+        tiff_->close();
         break;
       }
       case Format::hdf5:
@@ -280,7 +267,9 @@ class ProductWriter::Impl {
  private:
   std::string compression_description() const {
     if (compression_ == Compression::none) return "none";
-    if (fmt_ == Format::tiff) return compression_ == Compression::best ? "deflate:9" : "deflate:1";
+    if (fmt_ == Format::tiff)
+      return compression_ == Compression::best ? "deflate:best"
+                                               : "deflate:fast (each strip stored, run-length or Huffman coded by its entropy)";
     return compression_ == Compression::best ? "shuffle+deflate:9"
                                              : "shuffle+deflate:fast (byte planes stored, run-length or Huffman coded by their entropy)";
   }
@@ -309,16 +298,6 @@ class ProductWriter::Impl {
         return f32_.data();
       }
       case SampleFormat::complex32: {
-        if (fmt_ == Format::tiff) {
-          // GDAL narrows the two Float32 bands to 16-bit floats by truncation: rounded to half's 10
-          // mantissa bits first, each value is one it stores exactly (the same halves as ours).
-          if (f32_.size() < n) f32_.resize(n);
-          each_part([&](std::size_t a, std::size_t b) {
-            std::copy(in + a, in + b, f32_.data() + a);
-            io::round_mantissa(f32_.data() + a, b - a, 10);
-          });
-          return f32_.data();
-        }
         if (enc_.size() < n * 2) enc_.resize(n * 2);
         auto* out = reinterpret_cast<std::uint16_t*>(enc_.data());
         each_part([&](std::size_t a, std::size_t b) { io::floats_to_half(in + a, out + a, b - a); });
@@ -400,37 +379,7 @@ class ProductWriter::Impl {
       }
       case Format::tiff: {
         const auto t = Clock::now();
-        QuietGdal quiet(*gdal_);
-        CPLErr err;
-        void* p = const_cast<unsigned char*>(data);
-        if (complex_ && o_.sample_format == SampleFormat::complex32) {
-          int bands[2] = {1, 2};
-          err = gdal_->GDALDatasetRasterIO(ds_, GF_Write, 0, static_cast<int>(first), static_cast<int>(cols_), static_cast<int>(count),
-                                    p, static_cast<int>(cols_), static_cast<int>(count), GDT_Float32, 2, bands, 8,
-                                    static_cast<GSpacing>(cols_) * 8, 4);
-        } else {
-          // One band: each strip straight to the file as a block (no copy into GDAL's block cache); the
-          // last, partial one from a zero-padded strip of full size.
-          err = CE_None;
-          const std::size_t row_bytes = emitted_row_bytes();
-          for (std::size_t done = 0; done < count && err == CE_None; done += batch_rows_) {
-            const std::size_t n = std::min(batch_rows_, count - done);
-            auto* block = static_cast<unsigned char*>(p) + done * row_bytes;
-            if (n < batch_rows_) {
-              last_block_.assign(batch_rows_ * row_bytes, 0);
-              std::memcpy(last_block_.data(), block, n * row_bytes);
-              block = last_block_.data();
-            }
-            err = gdal_->GDALWriteBlock(band_, 0, static_cast<int>((first + done) / batch_rows_), block);
-          }
-        }
-        // Whole strips were written: out to the file now (compressed on GDAL's threads), not at close.
-        if (err == CE_None) {
-          gdal_->CPLErrorReset();
-          gdal_->GDALFlushCache(ds_);
-          if (gdal_->CPLGetLastErrorType() >= CE_Failure) err = CE_Failure;
-        }
-        if (err != CE_None) throw FileError("writing '" + path_ + "' failed: GDAL: " + gdal_->CPLGetLastErrorMsg());
+        tiff_->write_rows(data, count, first);
         write_s_ += since(t);
         break;
       }
@@ -501,15 +450,8 @@ class ProductWriter::Impl {
     }
   }
 
-  // Bytes of one row as emit() gets it: the encoded samples, or float pairs for GDAL's 16-bit floats.
-  std::size_t emitted_row_bytes() const {
-    return cols_ * (fmt_ == Format::tiff && complex_ && o_.sample_format == SampleFormat::complex32 ? 8 : elem_);
-  }
-
-  GDALDataType gdal_type() const {
-    if (!complex_) return GDT_Float32;
-    return o_.sample_format == SampleFormat::cint16 ? GDT_CInt16 : GDT_CFloat32;
-  }
+  // Bytes of one encoded row.
+  std::size_t emitted_row_bytes() const { return cols_ * elem_; }
 
   void open_npy() {
     std::string descr = complex_ ? "<c8" : "<f4";
@@ -520,46 +462,32 @@ class ProductWriter::Impl {
   }
 
   void open_tiff() {
-    gdal_ = &io::gdal();
-    GDALDriverH driver = gdal_->GDALGetDriverByName("GTiff");
-    if (!driver) throw Error("GeoTIFF: GDAL has no GTiff driver");
     const std::string& temp = file_.hand_to_library();
-    const bool half = complex_ && o_.sample_format == SampleFormat::complex32;
-    char** opts = nullptr;
-    // Strips of kTiffStripRows rows, handed over whole and flushed as they come: written while the
-    // focus goes on, not all at close.
+    // Strips of kTiffStripRows rows, written whole as they come: while the focus goes on, not at close.
     batch_rows_ = std::min(rows_, kTiffStripRows);
     strip_.resize(batch_rows_ * emitted_row_bytes());
-    opts = gdal_->CSLSetNameValue(opts, "BLOCKYSIZE", std::to_string(batch_rows_).c_str());
-    opts = gdal_->CSLSetNameValue(opts, "BIGTIFF", "IF_SAFER");
-    if (half) {
-      opts = gdal_->CSLSetNameValue(opts, "NBITS", "16");
-      opts = gdal_->CSLSetNameValue(opts, "INTERLEAVE", "PIXEL");
-    }
-    if (compression_ != Compression::none) {
-      opts = gdal_->CSLSetNameValue(opts, "COMPRESS", "DEFLATE");
-      opts = gdal_->CSLSetNameValue(opts, "ZLEVEL", compression_ == Compression::best ? "9" : "1");
-      opts = gdal_->CSLSetNameValue(opts, "NUM_THREADS", std::to_string(threads_).c_str());
-    }
-    QuietGdal quiet(*gdal_);
-    ds_ = gdal_->GDALCreate(driver, temp.c_str(), static_cast<int>(cols_), static_cast<int>(rows_), half ? 2 : 1,
-                     half ? GDT_Float32 : gdal_type(), opts);
-    gdal_->CSLDestroy(opts);
-    if (!ds_) throw FileError("cannot write '" + path_ + "': GDAL: " + gdal_->CPLGetLastErrorMsg());
-    band_ = gdal_->GDALGetRasterBand(ds_, 1);
-    if (half) {
-      gdal_->GDALSetDescription(band_, "slc real");
-      gdal_->GDALSetDescription(gdal_->GDALGetRasterBand(ds_, 2), "slc imaginary");
+    io::TiffLayout layout;
+    layout.width = cols_;
+    layout.height = rows_;
+    layout.rows_per_strip = batch_rows_;
+    if (!complex_) {
+      layout.bits_per_sample = 32;
+      layout.sample_format = io::TiffSampleFormat::ieee_float;
+    } else if (o_.sample_format == SampleFormat::complex32) {  // halves as two pixel-interleaved bands
+      layout.samples_per_pixel = 2;
+      layout.bits_per_sample = 16;
+      layout.sample_format = io::TiffSampleFormat::ieee_float;
+    } else if (o_.sample_format == SampleFormat::cint16) {
+      layout.bits_per_sample = 32;
+      layout.sample_format = io::TiffSampleFormat::complex_int;
     } else {
-      gdal_->GDALSetDescription(band_, complex_ ? "slc" : "detected");
+      layout.bits_per_sample = 64;
+      layout.sample_format = io::TiffSampleFormat::complex_float;
     }
-  }
-
-  void write_tiff_metadata() {
-    std::vector<std::pair<std::string, std::string>> meta;
-    flatten(side_, "", meta);
-    for (const auto& [k, v] : meta) gdal_->GDALSetMetadataItem(ds_, ("SARFUSE_" + k).c_str(), v.c_str(), nullptr);
-    if (complex_ && o_.sample_format == SampleFormat::cint16) gdal_->GDALSetRasterScale(band_, scale_);
+    const auto deflate = compression_ == Compression::none   ? io::TiffStripWriter::Deflate::none
+                         : compression_ == Compression::best ? io::TiffStripWriter::Deflate::best
+                                                             : io::TiffStripWriter::Deflate::fast;
+    tiff_ = std::make_unique<io::TiffStripWriter>(temp, path_, layout, deflate, threads_);
   }
 
   // HDF5 element types: float32, the compound {r, i} of float32, IEEE half (float32 narrowed to 16
@@ -683,13 +611,10 @@ class ProductWriter::Impl {
   std::vector<unsigned char> strip_;
   std::size_t strip_rows_ = 0, chunk_rows_ = kChunkRows, strip_first_row_ = 0;
   std::size_t written_since_writeback_ = 0;
-  std::vector<unsigned char> last_block_;  // GeoTIFF: the partial last strip, padded
   std::vector<std::unique_ptr<io::ChunkDeflater>> deflaters_;  // one per thread
   std::vector<std::vector<unsigned char>> packed_, gather_;
   std::vector<std::size_t> packed_size_;
-  const io::GdalLibrary* gdal_ = nullptr;  // GeoTIFF only: loaded by open_tiff()
-  GDALDatasetH ds_ = nullptr;
-  GDALRasterBandH band_ = nullptr;
+  std::unique_ptr<io::TiffStripWriter> tiff_;
   H5Closer h5_file_, h5_type_, h5_ds_;  // destroyed (closed) before file_, which removes an uncommitted file
 };
 

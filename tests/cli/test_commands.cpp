@@ -112,7 +112,7 @@ TEST_F(Cli, LongTakeInBlocksWithBoundedMemory) {
   EXPECT_TRUE(fs::exists(path("blocks.png")));
 }
 
-// Product formats by extension: GeoTIFF (GDAL) and HDF5 hold the same complex samples as the .npy,
+// Product formats by extension: GeoTIFF (read through GDAL) and HDF5 hold the same complex samples as the .npy,
 // with the parameters as metadata; detected + multilooked products; gdalinfo / h5dump open them.
 TEST_F(Cli, ProductFormats) {
   small_scene();
@@ -134,6 +134,7 @@ TEST_F(Cli, ProductFormats) {
     EXPECT_EQ(GDALGetRasterYSize(ds), static_cast<int>(ref.lines()));
     GDALRasterBandH b = GDALGetRasterBand(ds, 1);
     EXPECT_EQ(GDALGetRasterDataType(b), GDT_CFloat32);
+    EXPECT_STREQ(GDALGetDescription(b), "slc");
     std::vector<std::complex<float>> v(ref.size());
     ASSERT_EQ(GDALRasterIO(b, GF_Read, 0, 0, int(ref.samples()), int(ref.lines()), v.data(), int(ref.samples()),
                            int(ref.lines()), GDT_CFloat32, 0, 0), CE_None);
