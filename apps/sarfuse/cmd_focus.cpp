@@ -154,6 +154,7 @@ std::vector<FocusRequest> FocusCommand::requests() const {
 
 std::vector<FocusReport> FocusCommand::run(bool print) const {
   std::vector<FocusRequest> list = requests();
+  for (FocusRequest& q : list) q.release_gpu_when_focused = print && process_ends_after_command();
   auto owned = std::make_unique<FocusSession>();
   std::optional<ProgressLine> progress;
   if (print && ::isatty(2) == 1) progress.emplace(list.size());

@@ -22,4 +22,6 @@ void allow_exit_without_teardown();
 bool exit_without_teardown();
 // A command's GPU state: true when the process's exit will release it (the caller must not).
 bool leave_gpu_state_to_exit();
+// Whether the process ends after this command (the executable): it may then release the GPU early.
+bool process_ends_after_command();
 }  // namespace sarfuse::cli

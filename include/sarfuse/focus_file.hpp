@@ -47,6 +47,11 @@ struct FocusRequest {
   std::size_t max_memory_bytes = 0;    // linear: host memory budget for the blocks (0: none)
   bool keep_image = false;             // also return the product in FocusReport::image
   bool overlap = true;                 // false: the stages one after another (the same product, bit for bit)
+  // The process uses the GPU no more after this call (the CLI's case): once the last block is focused,
+  // the plan, its buffers and the CUDA context are released while the product is still being written,
+  // so the driver's clean-up is not left for the process's exit. Never where CUDA is used afterwards
+  // in the process (CuPy, PyTorch: cudaDeviceReset ends their context too).
+  bool release_gpu_when_focused = false;
   // Called from the writing stage after each block of product rows: rows written so far, of rows.
   std::function<void(std::size_t rows_done, std::size_t rows)> progress;
 };

@@ -151,6 +151,9 @@ bool cuda_device_likely();
 // Creates the CUDA context of device 0 now (what the first plan would otherwise pay for); false
 // without a device. focus_file calls it on a thread of its own while it opens and reads the input.
 bool cuda_initialize();
+// Destroys device 0's primary context (cudaDeviceReset): every plan must be gone first. For a process
+// about to end (FocusRequest::release_gpu_when_focused); false when there is nothing to release.
+bool cuda_release_device();
 // Number of CUDA devices usable by this build (0 without the CUDA backend or without a device).
 int cuda_device_count();
 struct DeviceInfo {

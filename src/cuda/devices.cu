@@ -20,6 +20,12 @@ bool initialize_device() {
   return cudaFree(nullptr) == cudaSuccess;  // creates the primary context
 }
 
+bool release_device() {
+  if (cudaDeviceReset() == cudaSuccess) return true;
+  cudaGetLastError();
+  return false;
+}
+
 std::vector<DeviceInfo> devices() {
   std::vector<DeviceInfo> out;
   for (int i = 0; i < device_count(); ++i) {

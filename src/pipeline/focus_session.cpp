@@ -14,6 +14,7 @@
 #include <cmath>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -73,18 +74,40 @@ constexpr std::size_t kGpuScenesInFlight = 4;
 
 class FocusSession::Impl {
  public:
-  ~Impl() { release_buffers(); }
-  FocusReport focus(const FocusRequest& r);
+  ~Impl() {
+    join_gpu_release();
+    release_buffers();
+  }
+  // on_focused: called on this thread once the last block is focused (the writer still busy).
+  FocusReport focus(const FocusRequest& r, const std::function<void()>& on_focused = {});
+
+  // Frees the GPU side (plan, device buffers, pinned pages, the raw blocks) on a thread of its own,
+  // while the writer goes on with the SLC buffers; then `after`. Joined by focus() or join_gpu_release().
+  void start_gpu_release(std::function<void()> after) {
+    gpu_release_ = std::thread([this, after = std::move(after)] {
+      try {
+        release_buffers(/*keep_slc=*/true);
+        plan_.reset();
+        key_.clear();
+        if (after) after();
+      } catch (...) {
+        // Only clean-up is lost: what is left is freed at the process's exit, as without the release.
+      }
+    });
+  }
+  void join_gpu_release() {
+    if (gpu_release_.joinable()) gpu_release_.join();
+  }
 
  private:
-  void release_buffers() {
+  void release_buffers(bool keep_slc = false) {
     if (plan_ && pinned_)
       for (auto& s : raw_) plan_->unpin_host(s.bytes.data());
     if (plan_ && pinned_)
       for (auto& s : slc_) plan_->unpin_host(s.image.data());
     pinned_ = false;
     raw_.clear();
-    slc_.clear();
+    if (!keep_slc) slc_.clear();
   }
 
   std::string key_;
@@ -92,10 +115,19 @@ class FocusSession::Impl {
   std::vector<RawSlot> raw_;
   std::vector<SlcSlot> slc_;
   bool pinned_ = false;
+  std::thread gpu_release_;
 };
 
-FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
+FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function<void()>& on_focused) {
   const auto t_wall = Clock::now();
+  struct JoinRelease {
+    Impl& impl;
+    ~JoinRelease() { impl.join_gpu_release(); }
+  } join_release{*this};
+  join_gpu_release();
+  std::function<void()> focused = on_focused;
+  if (!focused && r.release_gpu_when_focused)
+    focused = [this] { start_gpu_release([] { cuda_release_device(); }); };
   FocusReport rep;
   FocusTimings& tm = rep.timings;
   // The CUDA context (a few hundred ms) is made while the input is opened and read.
@@ -289,6 +321,10 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
       if (context.t.joinable()) core::prefault_pages(s.bytes.data(), raw_bytes, r.options.threads);  // see make()
     }
   }
+  ProductGeometry plan_geometry;  // what the writer and the report need of the plan, taken when it is made
+  FocusOptions plan_resolved;
+  std::string plan_notes;
+  std::size_t plan_nfft = 0;
   auto make = [&] {  // the plan and the SLC buffers, all pinned for the GPU's copies
     if (slc_.empty()) {
       slc_.resize(slots);
@@ -308,8 +344,16 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
       for (auto& s : slc_) plan_->pin_host(s.image.data(), s.image.size() * sizeof(std::complex<float>));
       pinned_ = true;
     }
+    plan_geometry = plan_->geometry();
+    plan_resolved = plan_->options();
+    plan_notes = plan_->notes();
+    plan_nfft = plan_->range_fft_size();
     tm.plan = since(t0);
     tm.at_plan_ready = since(t_wall);
+  };
+  // After the last block the GPU side may be released while the writer goes on (on_focused).
+  auto all_focused = [&] {
+    if (focused && plan_->backend() == Backend::cuda) focused();
   };
 
   // The writing stage's state.
@@ -320,13 +364,13 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
     const BlockJob& job = jobs[s.job];
     if (!writer) {
       // The product's metadata needs the plan's geometry: the first block brings it.
-      rep.geometry = plan_->geometry();
+      rep.geometry = plan_geometry;
       if (!r.circular) {
         rep.geometry.eta_first_s = rep.blocks.eta_first_s;
         rep.geometry.azimuth_processing = "linear";
       }
-      rep.options = plan_->options();
-      rep.notes = plan_->notes();
+      rep.options = plan_resolved;
+      rep.notes = plan_notes;
       std::string sidecar = product_sidecar_json(radar, rep.options, rep.geometry, rep.rows, samples, r.input);
       if (rep.doppler) sidecar = with_doppler_estimate(sidecar, *rep.doppler);
       writer.emplace(r.output, rep.rows, samples, r.product, sidecar);
@@ -376,6 +420,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
       focus_block(raw_[0], slc_[0]);
       write_block(slc_[0]);
     }
+    all_focused();
   } else {
     pipeline::StageQueue<RawSlot*> free_raw(2), full_raw(2);
     pipeline::StageQueue<SlcSlot*> free_slc(2), full_slc(2);
@@ -424,6 +469,10 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
         focus_block(**raw, **slc);
         if (!full_slc.push(*slc) || !free_raw.push(*raw)) break;
       }
+      if (!failed) {
+        reader.join();  // it has read every block: the raw buffers are free
+        all_focused();
+      }
     } catch (...) {
       fail(std::current_exception());
       close_all();
@@ -431,7 +480,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
     full_slc.close();
     if (writer_thread.joinable()) writer_thread.join();
     close_all();
-    reader.join();
+    if (reader.joinable()) reader.join();
     if (error) std::rethrow_exception(error);
   }
   throw_if_interrupted();
@@ -455,7 +504,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r) {
   getrusage(RUSAGE_SELF, &usage);
   rep.peak_host_memory_bytes = static_cast<std::size_t>(usage.ru_maxrss) * 1024;  // Linux: KiB
   tm.wall = since(t_wall);
-  rep.report_json = pipeline::report_json(r, rep, file->streamed(), plan_->range_fft_size());
+  rep.report_json = pipeline::report_json(r, rep, file->streamed(), plan_nfft);
   if (!r.report_path.empty()) write_text_file(r.report_path, rep.report_json);
   return rep;
 }
@@ -464,7 +513,10 @@ FocusSession::FocusSession() : impl_(std::make_unique<Impl>()) {}
 FocusSession::FocusSession(FocusSession&&) noexcept = default;
 FocusSession& FocusSession::operator=(FocusSession&&) noexcept = default;
 FocusSession::~FocusSession() = default;
-FocusReport FocusSession::focus(const FocusRequest& request) { return impl_->focus(request); }
+FocusReport FocusSession::focus(const FocusRequest& request) {
+  if (request.release_gpu_when_focused) lanes_.clear();  // their plans go before the device is reset
+  return impl_->focus(request);
+}
 
 std::vector<FocusReport> FocusSession::focus_all(const std::vector<FocusRequest>& requests) {
   std::vector<FocusReport> reports(requests.size());
@@ -479,9 +531,27 @@ std::vector<FocusReport> FocusSession::focus_all(const std::vector<FocusRequest>
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   std::mutex error_mutex;
+  // release_gpu_when_focused: each lane frees its plan once its last scene is focused; the last lane
+  // to do so resets the device (after a failure nothing is reset: a plan may still be live).
+  const bool release = requests.front().release_gpu_when_focused;
+  std::atomic<std::size_t> lanes_focusing{lanes};
+  auto lane_released = [&] {
+    if (--lanes_focusing == 0 && !failed) cuda_release_device();
+  };
   auto lane = [&](Impl& impl) {
+    bool released = false;
     try {
-      for (std::size_t k; !failed && (k = next++) < requests.size();) reports[k] = impl.focus(requests[k]);
+      for (std::size_t k; !failed && (k = next++) < requests.size();) {
+        std::function<void()> focused;
+        if (release)
+          focused = [&] {
+            if (next.load() < requests.size()) return;  // more scenes for this lane
+            released = true;
+            impl.start_gpu_release(lane_released);
+          };
+        reports[k] = impl.focus(requests[k], focused);
+      }
+      if (release && !released && !failed) impl.start_gpu_release(lane_released);  // a lane left without a scene
     } catch (...) {
       std::lock_guard lock(error_mutex);
       if (!error) error = std::current_exception();
@@ -492,6 +562,8 @@ std::vector<FocusReport> FocusSession::focus_all(const std::vector<FocusRequest>
   for (std::size_t k = 0; k + 1 < lanes; ++k) others.emplace_back([&, k] { lane(*lanes_[k]); });
   lane(*impl_);
   for (std::thread& t : others) t.join();
+  impl_->join_gpu_release();
+  for (auto& l : lanes_) l->join_gpu_release();
   if (error) std::rethrow_exception(error);
   return reports;
 }

@@ -103,6 +103,14 @@ bool cuda_initialize() {
 #endif
 }
 
+bool cuda_release_device() {
+#if SARFUSE_HAVE_CUDA
+  return cuda::release_device();
+#else
+  return false;
+#endif
+}
+
 int cuda_device_count() {
 #if SARFUSE_HAVE_CUDA
   return cuda::device_count();

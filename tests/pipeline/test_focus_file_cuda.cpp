@@ -1,7 +1,7 @@
 // focus_file on the GPU: overlapped and sequential stages give the same product bit for bit (pinned
 // block buffers, the plan made while the first block is read); a session's second scene reuses the
 // plan and its pinned buffers; a batch (two scenes in flight) gives the same products; the product
-// matches the CPU backend's within FP32 rounding.
+// matches the CPU backend's within FP32 rounding; releasing the GPU early changes no product.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -84,5 +84,49 @@ TEST(CudaFocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   }
   std::printf("GPU vs CPU focus_file: relative L2 %.2e\n", std::sqrt(err / norm));
   EXPECT_LT(std::sqrt(err / norm), 1e-4);
+  fs::remove_all(dir);
+}
+
+// release_gpu_when_focused (the CLI's runs): the plan, its pinned buffers and the context go while the
+// product is still being written. Products stay the same bit for bit, for one scene and for a batch
+// (lanes releasing as their last scene is focused, the last one resetting the device), and CUDA works
+// again afterwards (the runtime makes a new context).
+TEST(CudaFocusFile, ReleasingTheGpuWhenFocusedChangesNoProduct) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  const std::string dir = test::temp_dir("cuda_release");
+  ParamsFile p = test::squinted_satellite_scene();
+  p.scene->azimuth_lines = 6144;
+  p.scene->range_samples = 512;
+  const std::string raw = dir + "/raw.npy";
+  write_npy(raw, simulate(p.radar, *p.scene, 0));
+  auto request = [&](const std::string& out, bool release) {
+    FocusRequest r;
+    r.input = raw;
+    r.radar = p.radar;
+    r.output = dir + "/" + out;
+    r.options.backend = Backend::cuda;
+    r.block_lines = 2048;
+    r.release_gpu_when_focused = release;
+    return r;
+  };
+  const FocusRequest kept = request("kept.npy", false);
+  focus_file(kept);
+  const std::string reference = test::file_bytes(kept.output);
+  FocusSession session;
+  const FocusRequest one = request("released.npy", true);
+  EXPECT_GE(session.focus(one).blocks.blocks, 3u);
+  EXPECT_TRUE(test::file_bytes(one.output) == reference);
+  FocusRequest seq = request("released_seq.npy", true);
+  seq.overlap = false;
+  session.focus(seq);
+  EXPECT_TRUE(test::file_bytes(seq.output) == reference);
+  std::vector<FocusRequest> batch;
+  for (int k = 0; k < 6; ++k) batch.push_back(request("batch" + std::to_string(k) + ".npy", true));
+  session.focus_all(batch);
+  for (const FocusRequest& q : batch) EXPECT_TRUE(test::file_bytes(q.output) == reference) << q.output;
+  const FocusRequest after = request("after.npy", false);
+  const FocusReport ra = focus_file(after);
+  EXPECT_EQ(ra.options.backend, Backend::cuda);
+  EXPECT_TRUE(test::file_bytes(after.output) == reference);
   fs::remove_all(dir);
 }
