@@ -84,6 +84,7 @@ class FocusSession::Impl {
   // Frees the GPU side (plan, device buffers, pinned pages, the raw blocks) on a thread of its own,
   // while the writer goes on with the SLC buffers; then `after`. Joined by focus() or join_gpu_release().
   void start_gpu_release(std::function<void()> after) {
+    gpu_released_ = true;
     gpu_release_ = std::thread([this, after = std::move(after)] {
       try {
         release_buffers(/*keep_slc=*/true);
@@ -97,6 +98,13 @@ class FocusSession::Impl {
   }
   void join_gpu_release() {
     if (gpu_release_.joinable()) gpu_release_.join();
+  }
+  // After a release, once every row is written: the SLC buffers are freed while the product is
+  // committed (its fsync), not left for the process's exit to unmap.
+  void start_freeing_slc_buffers() {
+    if (!gpu_released_) return;
+    join_gpu_release();
+    gpu_release_ = std::thread([this] { slc_.clear(); });
   }
 
  private:
@@ -115,6 +123,7 @@ class FocusSession::Impl {
   std::vector<RawSlot> raw_;
   std::vector<SlcSlot> slc_;
   bool pinned_ = false;
+  bool gpu_released_ = false;  // by start_gpu_release, in this call of focus()
   std::thread gpu_release_;
 };
 
@@ -125,6 +134,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     ~JoinRelease() { impl.join_gpu_release(); }
   } join_release{*this};
   join_gpu_release();
+  gpu_released_ = false;
   std::function<void()> focused = on_focused;
   if (!focused && r.release_gpu_when_focused)
     focused = [this] { start_gpu_release([] { cuda_release_device(); }); };
@@ -488,6 +498,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   tm.convert = convert_s;
 
   // Commit: the product, its sidecar, the quicklook, the report.
+  start_freeing_slc_buffers();
   t = Clock::now();
   writer->commit();
   const double commit_s = since(t);
