@@ -62,10 +62,6 @@ struct AzimuthBandView {
 void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows,
                                double range_bin_hz, SincTableView sinc, AzimuthBandView band,
                                const float2* twiddles, cudaStream_t stream, bool tensor = false);
-// Passes 1 (every sample type) and 3 loaded now for this length: under CUDA's lazy loading a kernel's
-// first use loads its module, 20-30 ms each (docs/performance.md); the plan does it beside its set-up.
-void load_range_spectrum_kernels(int nfft, bool tensor);
-void load_range_doppler_kernels(int nfft, bool tensor);
 
 // ---- FP16 storage between the passes (--precision fp16-storage; cuda/fft/storage.hpp) ----
 // Pass 1 and pass 3 hold a whole line on chip, so each stores its line times its own power of two

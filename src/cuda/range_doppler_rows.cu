@@ -3,31 +3,18 @@
 
 namespace sarfuse::cuda {
 
-namespace {
-// The pass-3 kernel for this length and butterflies, its shared memory set (the first such call
-// loads it), handed to f.
-template <class F>
-void with_range_doppler_kernel(int nfft, bool tensor, F&& f) {
+void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows, double df,
+                               SincTableView sinc, AzimuthBandView band, const float2* tw, cudaStream_t stream,
+                               bool tensor) {
   steps::dispatch_row_size(nfft, [&]<int N>() {
     steps::with_butterflies<N, steps::TensorButterflies>(tensor, [&]<class B>() {
       const auto kernel = &range_doppler_kernel<N, B, steps::Fp32Rows>;
       steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
-      f.template operator()<N>(kernel);
+      kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+          work, lines, nr, rows, df, sinc, band, tw, nullptr, nullptr);
+      SARFUSE_LAUNCHED("range_doppler_rows");
     });
   });
 }
-}  // namespace
-
-void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows, double df,
-                               SincTableView sinc, AzimuthBandView band, const float2* tw, cudaStream_t stream,
-                               bool tensor) {
-  with_range_doppler_kernel(nfft, tensor, [&]<int N>(auto kernel) {
-    kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
-        work, lines, nr, rows, df, sinc, band, tw, nullptr, nullptr);
-    SARFUSE_LAUNCHED("range_doppler_rows");
-  });
-}
-
-void load_range_doppler_kernels(int nfft, bool tensor) { with_range_doppler_kernel(nfft, tensor, []<int N>(auto) {}); }
 
 }  // namespace sarfuse::cuda

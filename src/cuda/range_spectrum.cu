@@ -3,35 +3,19 @@
 
 namespace sarfuse::cuda {
 
-namespace {
-// The pass-1 kernel for this length, sample type and butterflies, its shared memory set (the first
-// such call loads it), handed to f.
-template <class F>
-void with_range_spectrum_kernel(int nfft, SampleType type, bool tensor, F&& f) {
+void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
+                           const float2* tw, float2* out, cudaStream_t stream, bool tensor) {
   steps::dispatch_row_size(nfft, [&]<int N>() {
     steps::dispatch_type(type, [&]<SampleType S>() {
       steps::with_butterflies<N, steps::TensorButterflies>(tensor, [&]<class B>() {
         const auto kernel = &range_spectrum_kernel<N, S, B, steps::Fp32Rows>;
         steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
-        f.template operator()<N>(kernel);
+        kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+            raw, lines, nr, filter, tw, out, nullptr, nullptr);
+        SARFUSE_LAUNCHED("range_spectrum");
       });
     });
   });
-}
-}  // namespace
-
-void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
-                           const float2* tw, float2* out, cudaStream_t stream, bool tensor) {
-  with_range_spectrum_kernel(nfft, type, tensor, [&]<int N>(auto kernel) {
-    kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
-        raw, lines, nr, filter, tw, out, nullptr, nullptr);
-    SARFUSE_LAUNCHED("range_spectrum");
-  });
-}
-
-void load_range_spectrum_kernels(int nfft, bool tensor) {
-  for (SampleType t : {SampleType::complex64, SampleType::complex128, SampleType::int8_iq, SampleType::int16_iq})
-    with_range_spectrum_kernel(nfft, t, tensor, []<int N>(auto) {});
 }
 
 }  // namespace sarfuse::cuda

@@ -15,7 +15,6 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
-#include <thread>
 
 #include "cuda/backend.hpp"
 #include "cuda/check.hpp"
@@ -229,23 +228,6 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
                 "of " + nice_sizes_text() + " (got " +
                 std::to_string(n_fft) + ") and a power-of-two line count in 256..16384 (got " + std::to_string(na) +
                 "; linear azimuth processing with block_lines picks one)");
-  // The fused chain's pass kernels loaded on a thread beside the rest of the set-up (kernels.hpp).
-  struct Loader {
-    std::thread t;
-    std::exception_ptr error;
-    ~Loader() {
-      if (t.joinable()) t.join();
-    }
-  } loader;
-  if (options.pipeline == Pipeline::fused && !range_by_cufft_ && !fp16_storage_)
-    loader.t = std::thread([&loader, n = static_cast<int>(nfft), tensor = tensor_] {
-      try {
-        load_range_spectrum_kernels(n, tensor);
-        load_range_doppler_kernels(n, tensor);
-      } catch (...) {
-        loader.error = std::current_exception();
-      }
-    });
   SARFUSE_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   for (auto& e : ev_) SARFUSE_CUDA(cudaEventCreate(&e));
   for (auto& e : copy_ev_) SARFUSE_CUDA(cudaEventCreate(&e));
@@ -315,8 +297,6 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
     rg_inv_ = row_plan(n, a, stream_);
     have_rg_plans_ = true;
   }
-  if (loader.t.joinable()) loader.t.join();
-  if (loader.error) std::rethrow_exception(loader.error);
 }
 
 float CudaRda::time_azimuth(AzimuthFft& f) {
