@@ -10,7 +10,6 @@
 #include <cstring>
 #include <complex>
 #include <filesystem>
-#include <future>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -190,29 +189,18 @@ class ProductWriter::Impl {
     }
   }
   ~Impl() {
-    if (pending_.valid()) pending_.wait();  // its failure, if any, is moot now
     if (fmt_ == Format::hdf5) quiet_hdf5();  // closing a file that failed to write
   }
 
-  // Encoded rows (our own buffer) are written on a thread of their own while the caller goes on and
-  // the next rows are encoded into the other buffer; the caller's own rows are written before returning.
   void write_rows(const std::complex<float>* rows, std::size_t count) {
     if (complex_) {
-      if (submitted_ + count > rows_) throw Error("product '" + path_ + "': more rows than announced");
-      submitted_ += count;
+      if (out_ + count > rows_) throw Error("product '" + path_ + "': more rows than announced");
       const auto t = Clock::now();
       const void* data = encode(rows, count);
       encode_s_ += since(t);
-      finish_pending_write();
-      if (data == rows) {
-        emit(data, count);
-        return;
-      }
-      pending_ = std::async(std::launch::async, [this, data, count] { emit(data, count); });
-      buffer_ ^= 1;
+      emit(data, count);
       return;
     }
-    finish_pending_write();
     const double n = static_cast<double>(o_.looks_azimuth * o_.looks_range);
     for (std::size_t i = 0; i < count; ++i, ++in_) {
       if (in_ / o_.looks_azimuth >= rows_) continue;  // the lines left over by the looks
@@ -238,7 +226,6 @@ class ProductWriter::Impl {
   }
 
   void commit() {
-    finish_pending_write();
     if (out_ != rows_)
       throw Error("product '" + path_ + "': " + std::to_string(out_) + " of " + std::to_string(rows_) + " rows written");
     const auto t = Clock::now();
@@ -272,7 +259,7 @@ class ProductWriter::Impl {
     committed_bytes_ = static_cast<std::size_t>(std::filesystem::file_size(path_));
   }
 
-  double encode_s_ = 0, compress_s_ = 0, write_s_ = 0, sync_s_ = 0;
+  double encode_s_ = 0, write_s_ = 0, sync_s_ = 0;
   std::size_t committed_bytes_ = 0, clipped_ = 0;
   double scale_ = 0;
   nlohmann::json side_;
@@ -287,14 +274,8 @@ class ProductWriter::Impl {
                                              : "shuffle+deflate:fast (byte planes stored, run-length or Huffman coded by their entropy)";
   }
 
-  void finish_pending_write() {
-    if (pending_.valid()) pending_.get();  // rethrows its failure
-  }
-
-  // The rows in the product's sample format (a pointer to them, or into this turn's buffer).
+  // The rows in the product's sample format (a pointer to them, or into enc_).
   const void* encode(const std::complex<float>* rows, std::size_t count) {
-    std::vector<float>& f32_ = f32_buffers_[buffer_];
-    std::vector<unsigned char>& enc_ = enc_buffers_[buffer_];
     const std::size_t n = count * cols_ * 2;  // float components
     const float* in = reinterpret_cast<const float*>(rows);
     const long parts = static_cast<long>(std::min<std::size_t>(static_cast<std::size_t>(threads_), count));
@@ -458,7 +439,7 @@ class ProductWriter::Impl {
         }
       }
       if (failure) std::rethrow_exception(failure);
-      compress_s_ += since(t);
+      encode_s_ += since(t);
       t = Clock::now();
       for (std::size_t c = 0; c < n; ++c) {
         const hsize_t offset[2] = {first + (s0 + c / per_strip) * chunk_rows_, (c % per_strip) * chunk_cols};
@@ -621,12 +602,8 @@ class ProductWriter::Impl {
   std::size_t samples_ = 0, rows_ = 0, cols_ = 0, in_ = 0, out_ = 0, elem_ = 8, h5_elem_ = 8;
   bool complex_ = true;
   std::vector<double> acc_;
-  std::vector<float> det_;
-  // Encoded rows: two buffers, one being written while the other is filled.
-  std::vector<float> f32_buffers_[2];
-  std::vector<unsigned char> enc_buffers_[2];
-  int buffer_ = 0;
-  std::size_t submitted_ = 0;  // rows handed to write_rows (out_: rows emitted)
+  std::vector<float> det_, f32_;
+  std::vector<unsigned char> enc_;
   // HDF5 with compression: the strip of chunk rows being filled, its compressed chunks.
   // HDF5 with compression and GeoTIFF: rows go to the library in whole strips of batch_rows_; the
   // strip being filled.
@@ -639,7 +616,6 @@ class ProductWriter::Impl {
   std::vector<std::size_t> packed_size_;
   std::unique_ptr<io::TiffStripWriter> tiff_;
   H5Closer h5_file_, h5_type_, h5_ds_;  // destroyed (closed) before file_, which removes an uncommitted file
-  std::future<void> pending_;            // the write in flight (emit on its own thread)
 };
 
 ProductWriter::ProductWriter(const std::string& path, std::size_t lines, std::size_t samples, const ProductOptions& o,
@@ -648,7 +624,7 @@ ProductWriter::ProductWriter(const std::string& path, std::size_t lines, std::si
 ProductWriter::~ProductWriter() = default;
 void ProductWriter::write_rows(const std::complex<float>* rows, std::size_t count) { impl_->write_rows(rows, count); }
 void ProductWriter::commit() { impl_->commit(); }
-double ProductWriter::encode_seconds() const { return impl_->encode_s_ + impl_->compress_s_; }
+double ProductWriter::encode_seconds() const { return impl_->encode_s_; }
 double ProductWriter::write_seconds() const { return impl_->write_s_; }
 double ProductWriter::sync_seconds() const { return impl_->sync_s_; }
 std::size_t ProductWriter::file_bytes() const { return impl_->committed_bytes_; }

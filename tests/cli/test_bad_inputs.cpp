@@ -199,7 +199,7 @@ TEST_F(Cli, UnwritableProductsFailCleanly) {
   small_scene();
   const std::string cli = test::env_or("SARFUSE_TEST_CLI", SARFUSE_CLI);
   const std::string base = " --params " + path("scene.json") + " --azimuth circular --backend cpu ";
-  // complex32: the encoded rows are written on the writer's own thread, whose failure surfaces later.
+  // complex32: the rows written from the encoder's buffer rather than the caller's.
   for (const char* ext : {".npy", ".h5", ".tif"})
     for (const char* format : {"complex64", "complex32"}) {
       SCOPED_TRACE(std::string(ext) + " " + format);
