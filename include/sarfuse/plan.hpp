@@ -95,6 +95,25 @@ struct StageTimes {
 
 class PlanImpl;
 
+// A complex64 lines x samples image in device memory (CUDA builds; others refuse to make one): an
+// output for Plan::focus_on_device that its owner hands on (Python: __cuda_array_interface__).
+class DeviceImage {
+ public:
+  DeviceImage(std::size_t lines, std::size_t samples);
+  DeviceImage(DeviceImage&& other) noexcept;
+  DeviceImage& operator=(DeviceImage&& other) noexcept;
+  DeviceImage(const DeviceImage&) = delete;
+  DeviceImage& operator=(const DeviceImage&) = delete;
+  ~DeviceImage();
+  std::complex<float>* data() const { return data_; }
+  std::size_t lines() const { return lines_; }
+  std::size_t samples() const { return samples_; }
+
+ private:
+  std::complex<float>* data_ = nullptr;
+  std::size_t lines_ = 0, samples_ = 0;
+};
+
 class Plan {
  public:
   Plan(std::unique_ptr<PlanImpl> impl);
@@ -104,6 +123,11 @@ class Plan {
 
   // raw: lines() x samples() samples of any SampleType; slc is resized only if its shape differs.
   void focus(const RawView& raw, ComplexImage& slc);
+  // The same with raw.data and slc in device memory (CUDA plans; CuPy, PyTorch arrays): lines() x
+  // samples() each, C order, 16-byte aligned. Waits for the work queued on the device before the call
+  // (the producer's), returns with the SLC complete; nothing crosses to the host. upload/download
+  // times are 0. CPU plans refuse it.
+  void focus_on_device(const RawView& raw, std::complex<float>* slc);
 
   std::size_t lines() const;
   std::size_t samples() const;

@@ -27,10 +27,10 @@ except ImportError as _e:  # a clearer word than "partially initialized module"
         f"sarfuse: the compiled module _sarfuse could not be loaded into Python "
         f"{_sys.version_info.major}.{_sys.version_info.minor} from {_os.path.dirname(__file__)} ({_e}); "
         "it is built for one Python version: rebuild (make, or pip install .) with this interpreter") from _e
-from ._sarfuse import RadarParams, devices
+from ._sarfuse import DeviceArray, RadarParams, devices
 
 __version__ = _sarfuse.__version__
-__all__ = ["RadarParams", "Plan", "simulate", "analyze", "estimate_doppler", "devices", "default_scene", "load_params",
+__all__ = ["RadarParams", "Plan", "DeviceArray", "simulate", "analyze", "estimate_doppler", "devices", "default_scene", "load_params",
            "save_params", "focus_file", "read_sentinel1"]
 
 _RADAR_FIELDS = (
@@ -129,6 +129,57 @@ def _check_params(params) -> None:
 _RAW_DTYPES = (_np.complex64, _np.complex128, _np.int8, _np.int16)
 
 
+_DEVICE_RAW_TYPES = {"<c8": ("complex64", 2, 8), "<c16": ("complex128", 2, 16), "|i1": ("int8", 3, 1),
+                     "<i1": ("int8", 3, 1), "<i2": ("int16", 3, 2)}
+
+
+def _device_lib(name):
+    import importlib
+    return importlib.import_module(name)
+
+
+def _c_contiguous(cai, itemsize):
+    strides = cai.get("strides")
+    if strides is None:
+        return True
+    expect = itemsize
+    for n, s in zip(reversed(cai["shape"]), reversed(strides)):
+        if n > 1 and s != expect:
+            return False
+        expect *= n
+    return True
+
+
+def _device_raw(raw):
+    """(pointer, sample type, Na, Nr) of a device array, from its __cuda_array_interface__."""
+    cai = raw.__cuda_array_interface__
+    shape, typestr = tuple(cai["shape"]), cai["typestr"]
+    if typestr not in _DEVICE_RAW_TYPES:
+        raise TypeError(f"raw: device dtype '{typestr}' unsupported; expected complex64 or complex128 (Na, Nr), "
+                        "or int8/int16 I/Q (Na, Nr, 2)")
+    kind, ndim, itemsize = _DEVICE_RAW_TYPES[typestr]
+    if len(shape) != ndim or (ndim == 3 and shape[2] != 2):
+        raise ValueError(f"raw: a {kind} device array must have shape " + ("(Na, Nr)" if ndim == 2 else "(Na, Nr, 2)") +
+                         f", got {shape}")
+    if shape[0] == 0 or shape[1] == 0:
+        raise ValueError(f"raw: empty array, shape {shape}")
+    if not _c_contiguous(cai, itemsize):
+        raise ValueError("raw: the device array must be C-contiguous (copy it, e.g. cupy.ascontiguousarray)")
+    return int(cai["data"][0]), kind, int(shape[0]), int(shape[1])
+
+
+def _device_out(out, na, nr):
+    cai = getattr(out, "__cuda_array_interface__", None)
+    if cai is None:
+        raise TypeError(f"out: expected a device array, got {type(out).__name__}")
+    if cai["typestr"] != "<c8" or tuple(cai["shape"]) != (na, nr) or not _c_contiguous(cai, 8):
+        raise ValueError(f"out: expected a C-contiguous complex64 device array of shape ({na}, {nr}), got "
+                         f"'{cai['typestr']}' {tuple(cai['shape'])}")
+    if cai["data"][1]:
+        raise ValueError("out: the device array is read-only")
+    return int(cai["data"][0])
+
+
 def _raw_array(raw) -> _np.ndarray:
     """The raw array as the library reads it: C-contiguous, one of its dtypes, finite (copied only
     when the layout or byte order requires it; read-only arrays are read in place)."""
@@ -185,10 +236,33 @@ class Plan:
             na, nr = (int(x) for x in shape)
             self._plan.prepare(na, nr)
 
-    def focus(self, raw: _np.ndarray) -> _np.ndarray:
+    def focus(self, raw, out=None):
         """Focuses raw data (complex64/complex128 (Na, Nr) or int8/int16 I/Q (Na, Nr, 2)) into a complex64
-        SLC (Na, Nr). The GIL is released while the library works."""
+        SLC (Na, Nr). The GIL is released while the library works.
+
+        A device array (CuPy, PyTorch, anything with __cuda_array_interface__; C-contiguous) is focused
+        where it lies, with a CUDA plan: the SLC is a device array too (CuPy in, CuPy out; PyTorch in,
+        PyTorch out; else a sarfuse.DeviceArray that CuPy or PyTorch can wrap without a copy), or `out`,
+        a complex64 (Na, Nr) device array to write into. Nothing crosses to the host."""
+        if hasattr(raw, "__cuda_array_interface__"):
+            return self._focus_device(raw, out)
+        if out is not None:
+            raise ValueError("out: applies to device arrays (the host SLC is returned as a new array)")
         return self._plan.focus(_raw_array(raw))
+
+    def _focus_device(self, raw, out):
+        ptr, kind, na, nr = _device_raw(raw)
+        lib = type(raw).__module__.split(".")[0]
+        if lib in ("cupy", "torch") and not bool(_device_lib(lib).isfinite(raw).all()):
+            raise ValueError("raw: non-finite sample (NaN or Inf) in the device array")
+        if out is None and lib == "cupy":
+            out = _device_lib(lib).empty((na, nr), dtype=_device_lib(lib).complex64)
+        elif out is None and lib == "torch":
+            out = _device_lib(lib).empty((na, nr), dtype=_device_lib(lib).complex64, device=raw.device)
+        if out is None:
+            return self._plan.focus_device(ptr, kind, na, nr, 0)
+        self._plan.focus_device(ptr, kind, na, nr, _device_out(out, na, nr))
+        return out
 
     def _made(self):
         if not self._plan.made:

@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -132,6 +133,14 @@ ComplexImage image_from(const py::array_t<std::complex<float>, py::array::c_styl
   return img;
 }
 
+SampleType parse_device_type(const std::string& t) {
+  if (t == "complex64") return SampleType::complex64;
+  if (t == "complex128") return SampleType::complex128;
+  if (t == "int8") return SampleType::int8_iq;
+  if (t == "int16") return SampleType::int16_iq;
+  throw Error("raw data: device dtype must be complex64, complex128, int8 or int16 I/Q (got " + t + ")");
+}
+
 // Focusing with a plan made on first use and remade when the raw shape changes.
 class PyPlan {
  public:
@@ -155,6 +164,19 @@ class PyPlan {
       plan_->focus(v, slc);
     }
     return to_numpy(std::move(slc));
+  }
+  // Device arrays (the Python layer read their __cuda_array_interface__): into `out` when it is given
+  // (a device pointer to lines x samples complex64), else into a new DeviceImage.
+  std::optional<DeviceImage> focus_device(std::uintptr_t raw, const std::string& type, std::size_t lines,
+                                          std::size_t samples, std::uintptr_t out) {
+    const RawView v{parse_device_type(type), reinterpret_cast<const void*>(raw), lines, samples};
+    prepare(lines, samples);
+    if (plan_->backend() != Backend::cuda) plan_->focus_on_device(v, nullptr);  // refuses, saying why
+    std::optional<DeviceImage> made;
+    py::gil_scoped_release unlocked;
+    if (!out) made.emplace(lines, samples);
+    plan_->focus_on_device(v, out ? reinterpret_cast<std::complex<float>*>(out) : made->data());
+    return made;
   }
   const Plan& plan() const {
     if (!plan_) throw Error("plan: not made yet (call focus() or prepare() first)");
@@ -264,10 +286,26 @@ PYBIND11_MODULE(_sarfuse, m) {
       .def_readwrite("range_fft_size", &FocusOptions::range_fft_size)
       .def_readwrite("max_gpu_memory_bytes", &FocusOptions::max_gpu_memory_bytes);
 
+  // The SLC of a device focus, in device memory: CuPy, PyTorch and Numba take it through
+  // __cuda_array_interface__ (version 3; stream None: it is complete when handed over).
+  py::class_<DeviceImage>(m, "DeviceArray")
+      .def_property_readonly("shape", [](const DeviceImage& d) { return py::make_tuple(d.lines(), d.samples()); })
+      .def_property_readonly("__cuda_array_interface__", [](const DeviceImage& d) {
+        py::dict cai;
+        cai["shape"] = py::make_tuple(d.lines(), d.samples());
+        cai["typestr"] = "<c8";
+        cai["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(d.data()), false);
+        cai["strides"] = py::none();
+        cai["stream"] = py::none();
+        cai["version"] = 3;
+        return cai;
+      });
+
   py::class_<PyPlan>(m, "_Plan")
       .def(py::init<const RadarParams&, const FocusOptions&>())
       .def("prepare", &PyPlan::prepare)
       .def("focus", &PyPlan::focus)
+      .def("focus_device", &PyPlan::focus_device)
       .def_property_readonly("made", [](const PyPlan& p) {
         try {
           p.plan();

@@ -10,6 +10,8 @@ namespace sarfuse::cuda {
 int device_count();
 bool initialize_device();  // creates the primary context of device 0; false without a device
 bool release_device();     // destroys it (cudaDeviceReset); false when that fails
+void* allocate_device(std::size_t bytes);  // cudaMalloc; throws Error saying why
+void free_device(void* p);
 std::vector<DeviceInfo> devices();
 std::unique_ptr<PlanImpl> make_cuda_plan(const RadarParams& radar, std::size_t lines, std::size_t samples,
                                          const FocusOptions& resolved_options, std::size_t nfft);

@@ -3,6 +3,9 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.hpp"
+#include "sarfuse/error.hpp"
+
+#include <string>
 
 namespace sarfuse::cuda {
 
@@ -24,6 +27,20 @@ bool release_device() {
   if (cudaDeviceReset() == cudaSuccess) return true;
   cudaGetLastError();
   return false;
+}
+
+void* allocate_device(std::size_t bytes) {
+  void* p = nullptr;
+  const cudaError_t e = cudaMalloc(&p, bytes);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw Error("device memory: cannot allocate " + std::to_string(bytes) + " bytes: " + cudaGetErrorString(e));
+  }
+  return p;
+}
+
+void free_device(void* p) {
+  if (p && cudaFree(p) != cudaSuccess) cudaGetLastError();  // at release: nothing left to do about it
 }
 
 std::vector<DeviceInfo> devices() {

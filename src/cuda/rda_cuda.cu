@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <cstdio>
 
 #include "cuda/backend.hpp"
@@ -485,6 +486,29 @@ void CudaRda::focus(const RawView& raw, ComplexImage& slc) {
   SARFUSE_CUDA(cudaEventElapsedTime(&down, copy_ev_[2], copy_ev_[3]));
   times.upload = up * 1e-3;
   times.download = down * 1e-3;
+}
+
+void CudaRda::focus_on_device(const RawView& raw, std::complex<float>* slc) {
+  if (raw.lines != lines || raw.samples != samples)
+    throw Error("focus_on_device: raw data is " + std::to_string(raw.lines) + " x " + std::to_string(raw.samples) +
+                " but the plan was made for " + std::to_string(lines) + " x " + std::to_string(samples));
+  auto check = [](const void* p, const char* what) {
+    cudaPointerAttributes a{};
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) cudaGetLastError();
+    if (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)
+      throw Error(std::string("focus_on_device: the ") + what + " is not in device memory");
+    if (reinterpret_cast<std::uintptr_t>(p) % 16)
+      throw Error(std::string("focus_on_device: the ") + what + " must start on a 16-byte boundary (copy the array)");
+  };
+  check(raw.data, "raw data");
+  check(slc, "SLC");
+  throw_if_interrupted();
+  // The producer's writes may be on any stream, ours does not wait for the legacy default stream.
+  SARFUSE_CUDA(cudaDeviceSynchronize());
+  run(raw.type, raw.data, reinterpret_cast<float2*>(slc));
+  SARFUSE_CUDA(cudaStreamSynchronize(stream_));
+  times = elapsed();
+  times.upload = times.download = 0;
 }
 
 void CudaRda::pin_host(void* data, std::size_t bytes) {

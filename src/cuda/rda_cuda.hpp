@@ -59,6 +59,7 @@ class CudaRda final : public PlanImpl {
   ~CudaRda() override;
 
   void focus(const RawView& raw, ComplexImage& slc) override;
+  void focus_on_device(const RawView& raw, std::complex<float>* slc) override;
   void pin_host(void* data, std::size_t bytes) override;
   void unpin_host(void* data) override;
 

@@ -1,5 +1,7 @@
 // The backends this build has: the one place that knows src/cpu/ and src/cuda/.
+#include <algorithm>
 #include <filesystem>
+#include <utility>
 
 #include "cpu/rda_cpu.hpp"
 #include "plan/backend.hpp"
@@ -100,6 +102,28 @@ bool cuda_initialize() {
   return cuda::initialize_device();
 #else
   return false;
+#endif
+}
+
+DeviceImage::DeviceImage(std::size_t lines, std::size_t samples) : lines_(lines), samples_(samples) {
+#if SARFUSE_HAVE_CUDA
+  data_ = static_cast<std::complex<float>*>(cuda::allocate_device(std::max<std::size_t>(1, lines * samples) * 8));
+#else
+  throw Error("device arrays: this build of sarfuse has no CUDA backend");
+#endif
+}
+DeviceImage::DeviceImage(DeviceImage&& o) noexcept : data_(o.data_), lines_(o.lines_), samples_(o.samples_) {
+  o.data_ = nullptr;
+}
+DeviceImage& DeviceImage::operator=(DeviceImage&& o) noexcept {
+  std::swap(data_, o.data_);
+  lines_ = o.lines_;
+  samples_ = o.samples_;
+  return *this;
+}
+DeviceImage::~DeviceImage() {
+#if SARFUSE_HAVE_CUDA
+  cuda::free_device(data_);
 #endif
 }
 

@@ -14,7 +14,13 @@ Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 Plan::~Plan() = default;
 
+void PlanImpl::focus_on_device(const RawView&, std::complex<float>*) {
+  throw Error(std::string("focus_on_device: device arrays need a CUDA plan (this plan runs on the ") + to_string(backend) +
+              " backend)");
+}
+
 void Plan::focus(const RawView& raw, ComplexImage& slc) { impl_->focus(raw, slc); }
+void Plan::focus_on_device(const RawView& raw, std::complex<float>* slc) { impl_->focus_on_device(raw, slc); }
 std::size_t Plan::lines() const { return impl_->lines; }
 std::size_t Plan::samples() const { return impl_->samples; }
 std::size_t Plan::range_fft_size() const { return impl_->nfft; }

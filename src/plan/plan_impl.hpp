@@ -10,6 +10,7 @@ class PlanImpl {
       : radar(r), options(o), lines(na), samples(nr), nfft(n_fft), backend(b) {}
   virtual ~PlanImpl() = default;
   virtual void focus(const RawView& raw, ComplexImage& slc) = 0;
+  virtual void focus_on_device(const RawView&, std::complex<float>*);  // default: refused (plan.cpp)
   virtual void pin_host(void*, std::size_t) {}
   virtual void unpin_host(void*) {}
 

@@ -1,5 +1,6 @@
 // The whole CUDA chain against the CPU in fp64: every pipeline, squint, range-dependent centroid,
-// RCMC taps, non-power-of-two takes, blocks, long lines, memory limits, RADARSAT-1, the planner.
+// RCMC taps, non-power-of-two takes, blocks, long lines, memory limits, RADARSAT-1, the planner,
+// device pointers in and out.
 #include "cuda/gpu_test_util.hpp"
 
 class CudaChain : public ::testing::TestWithParam<Pipeline> {
@@ -282,4 +283,64 @@ TEST(CudaPlanner, FocusPlanMeasureAndWisdomChooseTheAzimuthFft) {
     EXPECT_LT(e, 1e-5) << name;
   }
   std::filesystem::remove_all(dir);
+}
+
+// Plan::focus_on_device: raw data and SLC in device memory (a poisoned output), the same SLC bit for
+// bit as focus() on the host copy of the same samples, int8 I/Q too; host pointers, a misaligned
+// pointer, another shape and a CPU plan refused with their reasons.
+TEST(CudaDevicePointers, FocusOnDeviceEqualsTheHostPath) {
+  REQUIRE_GPU();
+  ParamsFile p = test::squinted_satellite_scene();
+  p.scene->azimuth_lines = 1024;
+  p.scene->range_samples = 512;
+  const ComplexImage raw = simulate(p.radar, *p.scene, 0);
+  FocusOptions o;
+  o.backend = Backend::cuda;
+  Plan plan = make_plan(p.radar, raw.lines(), raw.samples(), o);
+  ComplexImage host;
+  plan.focus(view_of(raw), host);
+  DeviceBuffer<float2> d_raw(raw.size());
+  SARFUSE_CUDA(cudaMemcpy(d_raw.get(), raw.data(), raw.size() * 8, cudaMemcpyHostToDevice));
+  DeviceImage slc(raw.lines(), raw.samples());
+  SARFUSE_CUDA(cudaMemset(slc.data(), 0xFF, raw.size() * 8));  // NaN everywhere until written
+  plan.focus_on_device(RawView{SampleType::complex64, d_raw.get(), raw.lines(), raw.samples()}, slc.data());
+  std::vector<std::complex<float>> back(raw.size());
+  SARFUSE_CUDA(cudaMemcpy(back.data(), slc.data(), raw.size() * 8, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(std::memcmp(back.data(), host.data(), raw.size() * 8), 0);
+  EXPECT_EQ(plan.last_times().upload, 0);
+  EXPECT_GT(plan.last_times().total, 0);
+
+  std::vector<std::int8_t> iq(raw.size() * 2);
+  for (std::size_t k = 0; k < raw.size(); ++k) {
+    iq[2 * k] = static_cast<std::int8_t>(std::clamp(std::round(raw.data()[k].real() * 40.f), -127.f, 127.f));
+    iq[2 * k + 1] = static_cast<std::int8_t>(std::clamp(std::round(raw.data()[k].imag() * 40.f), -127.f, 127.f));
+  }
+  plan.focus(RawView{SampleType::int8_iq, iq.data(), raw.lines(), raw.samples()}, host);
+  DeviceBuffer<std::int8_t> d_iq(iq.size());
+  SARFUSE_CUDA(cudaMemcpy(d_iq.get(), iq.data(), iq.size(), cudaMemcpyHostToDevice));
+  SARFUSE_CUDA(cudaMemset(slc.data(), 0xFF, raw.size() * 8));
+  plan.focus_on_device(RawView{SampleType::int8_iq, d_iq.get(), raw.lines(), raw.samples()}, slc.data());
+  SARFUSE_CUDA(cudaMemcpy(back.data(), slc.data(), raw.size() * 8, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(std::memcmp(back.data(), host.data(), raw.size() * 8), 0);
+
+  auto refused = [&](const RawView& v, std::complex<float>* out, const char* why) {
+    try {
+      plan.focus_on_device(v, out);
+      ADD_FAILURE() << "accepted: " << why;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  refused(view_of(raw), slc.data(), "raw data is not in device memory");
+  refused(RawView{SampleType::complex64, d_raw.get(), raw.lines(), raw.samples()}, back.data(), "SLC is not in device memory");
+  refused(RawView{SampleType::int8_iq, d_iq.get() + 2, raw.lines(), raw.samples()}, slc.data(), "16-byte boundary");
+  refused(RawView{SampleType::complex64, d_raw.get(), raw.lines() / 2, raw.samples()}, slc.data(), "plan was made for");
+  o.backend = Backend::cpu;
+  Plan cpu = make_plan(p.radar, raw.lines(), raw.samples(), o);
+  try {
+    cpu.focus_on_device(RawView{SampleType::complex64, d_raw.get(), raw.lines(), raw.samples()}, slc.data());
+    ADD_FAILURE() << "a CPU plan accepted device pointers";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("need a CUDA plan"), std::string::npos) << e.what();
+  }
 }
