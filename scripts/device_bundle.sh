@@ -20,7 +20,7 @@ fi
 # it out, to keep the bundle small).
 if [ "${LEAN:-0}" != 1 ]; then
   mkdir -p .devbundle/stage/devlib .devbundle/stage/devinclude
-  cp "$BUILD"/libsarfuse.a "$BUILD"/libsarfuse_cli_lib.a .devbundle/stage/devlib/
+  cp "$BUILD"/libsarfuse.a "$BUILD"/libsarfuse_cli_lib.a "$BUILD"/libsarfuse_bench.a .devbundle/stage/devlib/
   cp -r /usr/include/pybind11 .devbundle/stage/devinclude/
 fi
 for b in .devbundle/stage/bin/* .devbundle/stage/python/sarfuse/*.so; do

@@ -11,11 +11,13 @@ INC=$($PY -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 D=/tmp/sf/pydev && rm -rf $D && mkdir -p $D/sarfuse
 L=/tmp/sf/lib
 libs=""
-for l in libfftw3f.so libfftw3.so libfftw3f_omp.so libfftw3_omp.so libmatio.so libpng16.so libz.so libgomp.so libtiff.so libhdf5_serial.so; do
-  f=$(ls $L/$l* 2>/dev/null | head -1); [ -n "$f" ] && libs="$libs $f"
+for l in libfftw3f.so libfftw3.so libfftw3f_omp.so libfftw3_omp.so libmatio.so libpng16.so libz.so libgomp.so libtiff.so libpugixml.so libhdf5_serial.so; do
+  f=$(ls $L/$l* 2>/dev/null | head -1)
+  # Not in the bundle: the machine has it itself (SKIP_LIBS).
+  if [ -n "$f" ]; then libs="$libs $f"; else n=${l#lib}; libs="$libs -l${n%.so}"; fi
 done
 g++ -O2 -std=c++20 -shared -fPIC -fvisibility=hidden -Iinclude -I/tmp/sf/devinclude -I"$INC" python/src/sarfuse_module.cpp \
-  -o $D/sarfuse/_sarfuse$EXT -Wl,--whole-archive /tmp/sf/devlib/libsarfuse_cli_lib.a -Wl,--no-whole-archive \
+  -o $D/sarfuse/_sarfuse$EXT -Wl,--whole-archive /tmp/sf/devlib/libsarfuse_cli_lib.a -Wl,--no-whole-archive /tmp/sf/devlib/libsarfuse_bench.a \
   /tmp/sf/devlib/libsarfuse.a -L/usr/local/cuda/lib64 -lcufft /usr/local/cuda/lib64/libcudart_static.a $libs \
   -fopenmp -ldl -lrt -lpthread -Wl,-rpath,$L:/usr/local/cuda/lib64 > $OUT/python_build.log 2>&1 || { echo "python module build failed:"; tail -20 $OUT/python_build.log; exit 1; }
 cp python/sarfuse/*.py $D/sarfuse/ && cp /tmp/sf/bin/libsarfuse_vkfft.so $D/sarfuse/ 2>/dev/null
