@@ -20,15 +20,18 @@ using namespace sarfuse;
 namespace fs = std::filesystem;
 
 
-TEST(CudaFocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
-  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: GPU test skipped";
-  const std::string dir = test::temp_dir("cuda_focus_file");
+namespace {
+// A squinted satellite take of 6144 x 512 in a temporary folder, focused in blocks of 2048 lines.
+struct SquintedTake {
+  std::string dir;
   ParamsFile p = test::squinted_satellite_scene();
-  p.scene->azimuth_lines = 6144;
-  p.scene->range_samples = 512;
-  const std::string raw = dir + "/raw.npy";
-  write_npy(raw, simulate(p.radar, *p.scene, 0));
-  auto request = [&](const std::string& out, Backend b) {
+  std::string raw;
+  explicit SquintedTake(const char* name) : dir(test::temp_dir(name)), raw(dir + "/raw.npy") {
+    p.scene->azimuth_lines = 6144;
+    p.scene->range_samples = 512;
+    write_npy(raw, simulate(p.radar, *p.scene, 0));
+  }
+  FocusRequest request(const std::string& out, Backend b) const {
     FocusRequest r;
     r.input = raw;
     r.radar = p.radar;
@@ -36,7 +39,15 @@ TEST(CudaFocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
     r.options.backend = b;
     r.block_lines = 2048;
     return r;
-  };
+  }
+};
+}  // namespace
+
+TEST(CudaFocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  const SquintedTake take("cuda_focus_file");
+  const std::string& dir = take.dir;
+  auto request = [&](const std::string& out, Backend b) { return take.request(out, b); };
   FocusRequest a = request("overlap.npy", Backend::cuda), b = request("sequential.npy", Backend::cuda);
   b.overlap = false;
   FocusSession session;
@@ -93,19 +104,9 @@ TEST(CudaFocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
 // again afterwards (the runtime makes a new context).
 TEST(CudaFocusFile, ReleasingTheGpuWhenFocusedChangesNoProduct) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: GPU test skipped";
-  const std::string dir = test::temp_dir("cuda_release");
-  ParamsFile p = test::squinted_satellite_scene();
-  p.scene->azimuth_lines = 6144;
-  p.scene->range_samples = 512;
-  const std::string raw = dir + "/raw.npy";
-  write_npy(raw, simulate(p.radar, *p.scene, 0));
+  const SquintedTake take("cuda_release");
   auto request = [&](const std::string& out, bool release) {
-    FocusRequest r;
-    r.input = raw;
-    r.radar = p.radar;
-    r.output = dir + "/" + out;
-    r.options.backend = Backend::cuda;
-    r.block_lines = 2048;
+    FocusRequest r = take.request(out, Backend::cuda);
     r.release_gpu_when_focused = release;
     return r;
   };
@@ -128,5 +129,5 @@ TEST(CudaFocusFile, ReleasingTheGpuWhenFocusedChangesNoProduct) {
   const FocusReport ra = focus_file(after);
   EXPECT_EQ(ra.options.backend, Backend::cuda);
   EXPECT_TRUE(test::file_bytes(after.output) == reference);
-  fs::remove_all(dir);
+  fs::remove_all(take.dir);
 }
