@@ -279,10 +279,10 @@ std::string bench_e2e(const E2eBenchOptions& o) {
     s << line;
     const auto& tl = last_report["timeline_s"];
     std::snprintf(line, sizeof line,
-                  "  timeline (s from the call's start): first block read %.3f, plan ready %.3f, first rows written %.3f, "
-                  "last %.3f, done %.3f\n",
+                  "  timeline (s from the call's start): first block read %.3f, plan ready %.3f, first block focused "
+                  "%.3f, first rows written %.3f, last %.3f, done %.3f\n",
                   tl["first_block_read"].get<double>(), tl["plan_ready"].get<double>(),
-                  tl["first_rows_written"].get<double>(), tl["last_rows_written"].get<double>(), tl["done"].get<double>());
+                  tl["first_block_focused"].get<double>(), tl["first_rows_written"].get<double>(), tl["last_rows_written"].get<double>(), tl["done"].get<double>());
     s << line;
   }
   std::snprintf(line, sizeof line, "  process start+exit %.3f s; with a CUDA context %.3f s (medians of 3)\n", median(start_s),

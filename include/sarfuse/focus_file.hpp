@@ -72,7 +72,8 @@ struct FocusTimings {
   double sync = 0;                // commit: flush, fsync, rename; sidecar, quicklook, report
   double wall = 0;                // the whole call
   // When things happened, seconds from the call's start: the critical path at a glance.
-  double at_first_block_read = 0, at_plan_ready = 0, at_first_rows_written = 0, at_last_rows_written = 0;
+  double at_first_block_read = 0, at_plan_ready = 0, at_first_block_focused = 0, at_first_rows_written = 0,
+         at_last_rows_written = 0;
 };
 
 struct FocusReport {
@@ -86,6 +87,10 @@ struct FocusReport {
   std::string layout;    // azimuth processing, one line
   BlockLayout blocks;    // linear processing (circular: blocks == 1)
   bool plan_reused = false;
+  // How the SLC leaves the plan: "whole blocks" (CPU: focused in place), "kept rows" (GPU: only the
+  // rows each block keeps cross to the host, complex64) or "kept rows, complex32" (converted on the
+  // GPU: the writer has nothing to encode).
+  std::string slc_transfer;
   std::optional<DopplerEstimate> doppler;
   std::pair<std::size_t, std::size_t> doppler_lines;
   CorrectionStats corrections;  // the raw lines it was estimated on

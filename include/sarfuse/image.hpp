@@ -80,6 +80,12 @@ struct RawView {
   std::size_t samples = 0;
 };
 
+// Complex samples of a product (sarfuse/io.hpp says how each format stores them): complex64; complex32,
+// IEEE half real and imaginary parts; cint16, 16-bit integer pairs times a scale.
+enum class SampleFormat { complex64, complex32, cint16 };
+SampleFormat parse_sample_format(const std::string& text);
+const char* to_string(SampleFormat f);
+
 // Owning raw samples as read from a file, kept in their compact on-disk type.
 struct RawData {
   SampleType type = SampleType::complex64;

@@ -2,6 +2,7 @@
 // renamed when complete, so a failed run leaves nothing that looks like a product.
 #pragma once
 #include <complex>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -115,9 +116,6 @@ std::optional<double> read_sidecar_eta_first(const std::string& product_path);
 // make SLCs compressible: relative error <= 2^-(N+1)).
 enum class Detection { none, amplitude, intensity, db };
 Detection parse_detection(const std::string& text);  // none, amplitude, intensity, db
-enum class SampleFormat { complex64, complex32, cint16 };
-SampleFormat parse_sample_format(const std::string& text);
-const char* to_string(SampleFormat f);
 enum class Compression { automatic, none, fast, best };
 Compression parse_compression(const std::string& text);
 const char* to_string(Compression c);
@@ -145,6 +143,9 @@ class ProductWriter {
   ProductWriter& operator=(const ProductWriter&) = delete;
   ~ProductWriter();
   void write_rows(const std::complex<float>* rows, std::size_t count);
+  // Rows already in the product's complex32 encoding (IEEE half pairs, rounded to nearest even: what
+  // write_rows would make of their complex64 values, e.g. Plan::focus_rows'); complex32 products only.
+  void write_complex32_rows(const std::uint16_t* halves, std::size_t count);
   void commit();
   // Seconds spent so far converting and compressing (encode) and handing bytes to the file (write),
   // and in commit (sync: flush, fsync, rename).

@@ -94,6 +94,11 @@ struct StageTimes {
 };
 
 class PlanImpl;
+// Rows of an SLC: `count` rows from row `first`, wrapping past the last row to row 0 (a linear block's
+// kept rows, sarfuse/blocks.hpp: they start inside the block and may run over its end).
+struct RowSpan {
+  std::size_t first = 0, count = 0;
+};
 
 // A complex64 lines x samples image in device memory (CUDA builds; others refuse to make one): an
 // output for Plan::focus_on_device that its owner hands on (Python: __cuda_array_interface__).
@@ -128,6 +133,13 @@ class Plan {
   // (the producer's), returns with the SLC complete; nothing crosses to the host. upload/download
   // times are 0. CPU plans refuse it.
   void focus_on_device(const RawView& raw, std::complex<float>* slc);
+  // The same as focus(), handing back only `rows` of the SLC, packed in order into `out` (rows.count x
+  // samples()) as complex64 or complex32 (IEEE half pairs rounded to nearest even: the bits the
+  // product writers' encoding gives). CUDA plans convert on the device and copy only those rows to
+  // the host (a linear block keeps about 2/3 of its rows; complex32 halves the bytes again); CPU plans
+  // refuse it (their focus() writes the SLC in place, nothing to copy). cint16 is refused: its scale
+  // belongs to the product (the writer's).
+  void focus_rows(const RawView& raw, RowSpan rows, SampleFormat format, void* out);
 
   std::size_t lines() const;
   std::size_t samples() const;

@@ -125,6 +125,12 @@ cufftHandle make_filter_callback_plan(int n, int batch, const float2* filter, vo
 void launch_convert_pad(SampleType type, const void* raw, int lines, int nr, float2* out, int nfft,
                         cudaStream_t stream);
 void launch_multiply_rows(float2* data, int lines, int n, int pitch, const float2* filter, cudaStream_t stream);
+
+// Rows [first, first + count) of `slc` (lines x cols, row pitch cols), wrapping past the last row to
+// row 0, as IEEE half pairs rounded to nearest even (the bits of the product writers' conversion),
+// packed in order into `out` (count x cols).
+void launch_rows_to_half(const float2* slc, int lines, int cols, int first, int count, __half2* out,
+                         cudaStream_t stream);
 // x SRC x scale on the range spectrum of every Doppler row.
 void launch_src_multiply(float2* data, int lines, int nfft, const core::DopplerRow* rows, double range_bin_hz,
                          float scale, cudaStream_t stream);

@@ -464,11 +464,10 @@ StageTimes CudaRda::elapsed() const {
   return t;
 }
 
-void CudaRda::focus(const RawView& raw, ComplexImage& slc) {
+void CudaRda::upload_and_run(const RawView& raw, const char* call) {
   if (raw.lines != lines || raw.samples != samples)
-    throw Error("focus: raw data is " + std::to_string(raw.lines) + " x " + std::to_string(raw.samples) +
+    throw Error(std::string(call) + ": raw data is " + std::to_string(raw.lines) + " x " + std::to_string(raw.samples) +
                 " but the plan was made for " + std::to_string(lines) + " x " + std::to_string(samples));
-  if (slc.lines() != lines || slc.samples() != samples) slc = ComplexImage(lines, samples);
   throw_if_interrupted();
   const std::size_t bytes = lines * samples * bytes_per_sample(raw.type);
   SARFUSE_CUDA(cudaEventRecord(copy_ev_[0], stream_));
@@ -476,7 +475,9 @@ void CudaRda::focus(const RawView& raw, ComplexImage& slc) {
   SARFUSE_CUDA(cudaEventRecord(copy_ev_[1], stream_));
   run(raw.type, raw_.get(), out_.get());
   SARFUSE_CUDA(cudaEventRecord(copy_ev_[2], stream_));
-  SARFUSE_CUDA(cudaMemcpyAsync(slc.data(), out_.get(), out_.bytes(), cudaMemcpyDeviceToHost, stream_));
+}
+
+void CudaRda::finish_download() {
   SARFUSE_CUDA(cudaEventRecord(copy_ev_[3], stream_));
   SARFUSE_CUDA(cudaStreamSynchronize(stream_));
   throw_if_interrupted();
@@ -486,6 +487,35 @@ void CudaRda::focus(const RawView& raw, ComplexImage& slc) {
   SARFUSE_CUDA(cudaEventElapsedTime(&down, copy_ev_[2], copy_ev_[3]));
   times.upload = up * 1e-3;
   times.download = down * 1e-3;
+}
+
+void CudaRda::focus(const RawView& raw, ComplexImage& slc) {
+  if (slc.lines() != lines || slc.samples() != samples) slc = ComplexImage(lines, samples);
+  upload_and_run(raw, "focus");
+  SARFUSE_CUDA(cudaMemcpyAsync(slc.data(), out_.get(), out_.bytes(), cudaMemcpyDeviceToHost, stream_));
+  finish_download();
+}
+
+void CudaRda::focus_rows(const RawView& raw, RowSpan rows, SampleFormat format, void* out) {
+  upload_and_run(raw, "focus_rows");
+  const std::size_t head = std::min(rows.count, lines - rows.first);  // rows before the wrap
+  if (format == SampleFormat::complex32) {
+    // Packed into the work array, free once the last pass has written out_.
+    const std::size_t bytes = rows.count * samples * sizeof(__half2);
+    if (bytes > work_.bytes()) throw Error("focus_rows: the work array is smaller than the packed rows (a bug)");
+    auto* packed = reinterpret_cast<__half2*>(work_.get());
+    launch_rows_to_half(out_.get(), static_cast<int>(lines), static_cast<int>(samples), static_cast<int>(rows.first),
+                        static_cast<int>(rows.count), packed, stream_);
+    SARFUSE_CUDA(cudaMemcpyAsync(out, packed, bytes, cudaMemcpyDeviceToHost, stream_));
+  } else {
+    const std::size_t row_bytes = samples * sizeof(float2);
+    auto* dst = static_cast<std::byte*>(out);
+    SARFUSE_CUDA(cudaMemcpyAsync(dst, out_.get() + rows.first * samples, head * row_bytes, cudaMemcpyDeviceToHost, stream_));
+    if (rows.count > head)
+      SARFUSE_CUDA(cudaMemcpyAsync(dst + head * row_bytes, out_.get(), (rows.count - head) * row_bytes,
+                                   cudaMemcpyDeviceToHost, stream_));
+  }
+  finish_download();
 }
 
 void CudaRda::focus_on_device(const RawView& raw, std::complex<float>* slc) {

@@ -60,6 +60,7 @@ class CudaRda final : public PlanImpl {
 
   void focus(const RawView& raw, ComplexImage& slc) override;
   void focus_on_device(const RawView& raw, std::complex<float>* slc) override;
+  void focus_rows(const RawView& raw, RowSpan rows, SampleFormat format, void* out) override;
   void pin_host(void* data, std::size_t bytes) override;
   void unpin_host(void* data) override;
 
@@ -102,6 +103,10 @@ class CudaRda final : public PlanImpl {
   // cufft-unfused, cufft-callback and vkfft-conv: separate passes, range compression by the
   // baseline's engine.
   void run_baseline(SampleType type, const void* d_raw, float2* d_out);
+  // focus() and focus_rows(): the upload and run() (then the caller queues its download), and the wait
+  // with the stage times.
+  void upload_and_run(const RawView& raw, const char* call);
+  void finish_download();
 
   cudaStream_t stream_ = nullptr;
   cudaEvent_t ev_[5] = {};

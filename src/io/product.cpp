@@ -225,6 +225,14 @@ class ProductWriter::Impl {
     }
   }
 
+  void write_complex32_rows(const std::uint16_t* halves, std::size_t count) {
+    if (!complex_ || o_.sample_format != SampleFormat::complex32)
+      throw Error("product '" + path_ + "': complex32 rows given to a " +
+                  (complex_ ? std::string(to_string(o_.sample_format)) : std::string("detected")) + " product");
+    if (out_ + count > rows_) throw Error("product '" + path_ + "': more rows than announced");
+    emit(halves, count);
+  }
+
   void commit() {
     if (out_ != rows_)
       throw Error("product '" + path_ + "': " + std::to_string(out_) + " of " + std::to_string(rows_) + " rows written");
@@ -623,6 +631,9 @@ ProductWriter::ProductWriter(const std::string& path, std::size_t lines, std::si
     : impl_(std::make_unique<Impl>(path, lines, samples, o, metadata_json)) {}
 ProductWriter::~ProductWriter() = default;
 void ProductWriter::write_rows(const std::complex<float>* rows, std::size_t count) { impl_->write_rows(rows, count); }
+void ProductWriter::write_complex32_rows(const std::uint16_t* halves, std::size_t count) {
+  impl_->write_complex32_rows(halves, count);
+}
 void ProductWriter::commit() { impl_->commit(); }
 double ProductWriter::encode_seconds() const { return impl_->encode_s_; }
 double ProductWriter::write_seconds() const { return impl_->write_s_; }

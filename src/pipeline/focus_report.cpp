@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/threads.hpp"
+#include "io/sample_encoding.hpp"
+#include "sarfuse/error.hpp"
 #include "sarfuse/corrections.hpp"
 #include "sarfuse/quality.hpp"
 
@@ -54,9 +56,7 @@ const std::complex<float>* ProductRows::add(const std::complex<float>* rows, std
     power2 += q * q;
     peak = std::max(peak, q);
   }
-  power_ += power;
-  power2_ += power2;
-  peak_ = std::max(peak_, peak);
+  add_statistics(power, power2, peak);
   if (image_.size()) std::copy(rows, rows + n, image_.row(written_));
   for (TargetWindow& w : windows_)
     for (std::size_t k = 0; k < count; ++k) {
@@ -67,6 +67,39 @@ const std::complex<float>* ProductRows::add(const std::complex<float>* rows, std
   written_ += count;
   encode_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   return rows;
+}
+
+bool ProductRows::needs_complex64() const { return !spreading_.empty() || image_.size() || !windows_.empty(); }
+
+void ProductRows::add_complex32(const std::uint16_t* halves, std::size_t count) {
+  if (needs_complex64()) throw Error("focus_file: complex32 rows given where complex64 ones are needed (a bug)");
+  const auto t = std::chrono::steady_clock::now();
+  constexpr std::size_t kPiece = 4096;  // samples decoded at a time, on the stack
+  const std::size_t n = count * samples_, pieces = (n + kPiece - 1) / kPiece;
+  double power = 0, power2 = 0, peak = 0;
+  const long m = static_cast<long>(pieces);
+#pragma omp parallel for num_threads(core::resolve_threads(r_.options.threads)) schedule(static) \
+    reduction(+ : power, power2) reduction(max : peak)
+  for (long p = 0; p < m; ++p) {
+    float v[2 * kPiece];
+    const std::size_t from = static_cast<std::size_t>(p) * kPiece, k = std::min(kPiece, n - from);
+    io::half_to_floats(halves + 2 * from, v, 2 * k);
+    for (std::size_t i = 0; i < k; ++i) {
+      const double q = double(v[2 * i]) * v[2 * i] + double(v[2 * i + 1]) * v[2 * i + 1];
+      power += q;
+      power2 += q * q;
+      peak = std::max(peak, q);
+    }
+  }
+  add_statistics(power, power2, peak);
+  written_ += count;
+  encode_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+void ProductRows::add_statistics(double power, double power2, double peak) {
+  power_ += power;
+  power2_ += power2;
+  peak_ = std::max(peak_, peak);
 }
 
 void ProductRows::finish(FocusReport& rep) {
@@ -109,7 +142,7 @@ std::string report_json(const FocusRequest& r, const FocusReport& p, bool input_
                     {"write_commit", t.sync},
                     {"wall", t.wall}};
   j["timeline_s"] = {{"first_block_read", t.at_first_block_read}, {"plan_ready", t.at_plan_ready},
-                     {"first_rows_written", t.at_first_rows_written}, {"last_rows_written", t.at_last_rows_written},
+                     {"first_block_focused", t.at_first_block_focused}, {"first_rows_written", t.at_first_rows_written}, {"last_rows_written", t.at_last_rows_written},
                      {"done", t.wall}};
   if (r.dc_offset || r.iq_balance) j["timings_s"]["correction_statistics"] = t.correction_statistics;
   if (p.doppler) j["timings_s"]["doppler_estimation"] = t.doppler_estimation;
@@ -117,6 +150,7 @@ std::string report_json(const FocusRequest& r, const FocusReport& p, bool input_
                              {"range_doppler", t.focus.range_doppler},      {"azimuth_ifft", t.focus.azimuth_ifft},
                              {"total", t.focus.total},                     {"wall_with_io", t.wall}};
   j["plan_reused"] = p.plan_reused;
+  j["slc_transfer"] = p.slc_transfer;
   j["stages_overlapped"] = r.overlap;
   if (!r.gain_path.empty() || r.dc_offset || r.iq_balance)
     j["corrections"] = {{"gain_file", r.gain_path},

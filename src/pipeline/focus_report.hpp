@@ -2,6 +2,7 @@
 // windows around point targets) and its processing report.
 #pragma once
 #include <complex>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,11 @@ class ProductRows {
   void start(const ProductGeometry& geometry);  // before the first rows: places the target windows
   // The rows as the product gets them (range spreading applied), after taking their statistics.
   const std::complex<float>* add(const std::complex<float>* rows, std::size_t count);
+  // Whether the rows must reach add() as complex64 (range spreading, the kept image, target windows);
+  // else complex32 rows may come already encoded (add_complex32).
+  bool needs_complex64() const;
+  // Rows encoded as complex32 (IEEE half pairs): their statistics, those of the samples written.
+  void add_complex32(const std::uint16_t* halves, std::size_t count);
   // Statistics, the kept image and the point-target analysis into the report.
   void finish(FocusReport& report);
   double encode_s = 0;
@@ -32,6 +38,7 @@ class ProductRows {
   std::vector<std::complex<float>> scratch_;
   std::vector<TargetWindow> windows_;
   ComplexImage image_;
+  void add_statistics(double power, double power2, double peak);
   double power_ = 0, power2_ = 0, peak_ = 0;
 };
 

@@ -60,8 +60,11 @@ struct RawSlot {
   std::size_t job = 0;
 };
 struct SlcSlot {
-  ComplexImage image;
+  ComplexImage image;             // CPU plans: the whole block, focused in place
+  AlignedBuffer<std::byte> kept;  // CUDA plans: the block's kept rows in order (Plan::focus_rows)
   std::size_t job = 0;
+  void* host() { return kept.size() ? static_cast<void*>(kept.data()) : static_cast<void*>(image.data()); }
+  std::size_t host_bytes() const { return kept.size() ? kept.size() : image.size() * sizeof(std::complex<float>); }
 };
 
 constexpr std::size_t kChunk = 256;  // lines per read: a stop request is seen within one
@@ -112,7 +115,7 @@ class FocusSession::Impl {
     if (plan_ && pinned_)
       for (auto& s : raw_) plan_->unpin_host(s.bytes.data());
     if (plan_ && pinned_)
-      for (auto& s : slc_) plan_->unpin_host(s.image.data());
+      for (auto& s : slc_) plan_->unpin_host(s.host());
     pinned_ = false;
     raw_.clear();
     if (!keep_slc) slc_.clear();
@@ -314,10 +317,20 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   // Plan (cached) and its buffers: a new plan drops the old one and its (pinned) buffers first, before
   // any stage runs.
   const bool reuse_plan = plan_ && key == key_;
+  // On the GPU only the kept rows come back, as complex32 when the product is and nothing downstream
+  // needs complex64 (the writer then has nothing to encode).
+  pipeline::ProductRows product_rows(r, radar, samples, rep.rows);
+  std::size_t kept_rows = 0;
+  for (const BlockJob& job : jobs) kept_rows = std::max(kept_rows, job.rows);
+  const bool kept_complex32 = r.product.sample_format == SampleFormat::complex32 &&
+                              r.product.detect == Detection::none && r.png.empty() && !product_rows.needs_complex64();
+  const SampleFormat kept_format = kept_complex32 ? SampleFormat::complex32 : SampleFormat::complex64;
+  const std::size_t kept_bytes = gpu ? kept_rows * samples * (kept_complex32 ? 4 : 8) : 0;
   const std::size_t slots = r.overlap && jobs.size() > 1 ? 2 : 1;  // one block: nothing to double-buffer
   const std::size_t raw_bytes = plan_lines * samples * bytes_per_sample(convert ? SampleType::complex64 : native_type);
   const bool buffers_fit = reuse_plan && raw_.size() == slots && raw_[0].bytes.size() == raw_bytes &&
-                           slc_.size() == slots && slc_[0].image.lines() == plan_lines;
+                           slc_.size() == slots && slc_[0].kept.size() == kept_bytes &&
+                           (kept_bytes || slc_[0].image.lines() == plan_lines);
   if (!buffers_fit) release_buffers();
   if (!reuse_plan) {
     plan_.reset();
@@ -338,10 +351,12 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   auto make = [&] {  // the plan and the SLC buffers, all pinned for the GPU's copies
     if (slc_.empty()) {
       slc_.resize(slots);
-      for (auto& s : slc_) s.image = ComplexImage(plan_lines, samples);
+      for (auto& s : slc_) {
+        if (kept_bytes) s.kept.resize(kept_bytes);
+        else s.image = ComplexImage(plan_lines, samples);
+      }
       if (context.t.joinable())  // their pages now, while the CUDA context is still being made
-        for (auto& s : slc_)
-          core::prefault_pages(s.image.data(), s.image.size() * sizeof(std::complex<float>), r.options.threads);
+        for (auto& s : slc_) core::prefault_pages(s.host(), s.host_bytes(), r.options.threads);
     }
     if (context.t.joinable()) context.t.join();
     const auto t0 = Clock::now();
@@ -349,11 +364,17 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
       plan_.emplace(make_plan(radar, plan_lines, samples, plan_options));
       key_ = key;
     }
+    if (plan_->backend() != Backend::cuda && kept_bytes) {  // no GPU after all: whole blocks in place
+      slc_.clear();  // nothing pinned yet (the reader has the raw slots)
+      slc_.resize(slots);
+      for (auto& s : slc_) s.image = ComplexImage(plan_lines, samples);
+    }
     if (!pinned_ && plan_->backend() == Backend::cuda) {
       for (auto& s : raw_) plan_->pin_host(s.bytes.data(), raw_bytes);
-      for (auto& s : slc_) plan_->pin_host(s.image.data(), s.image.size() * sizeof(std::complex<float>));
+      for (auto& s : slc_) plan_->pin_host(s.host(), s.host_bytes());
       pinned_ = true;
     }
+    rep.slc_transfer = slc_[0].kept.size() ? (kept_complex32 ? "kept rows, complex32" : "kept rows") : "whole blocks";
     plan_geometry = plan_->geometry();
     plan_resolved = plan_->options();
     plan_notes = plan_->notes();
@@ -369,7 +390,6 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   // The writing stage's state.
   std::optional<ProductWriter> writer;
   std::optional<Quicklook> quicklook;
-  pipeline::ProductRows product_rows(r, radar, samples, rep.rows);
   auto write_block = [&](const SlcSlot& s) {
     const BlockJob& job = jobs[s.job];
     if (!writer) {
@@ -389,9 +409,18 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
                           radar.range_spacing_m());
       product_rows.start(rep.geometry);
     }
-    // Kept rows in runs that do not wrap around the block's end (circular: all rows in order).
+    throw_if_interrupted();
+    if (s.kept.size() && kept_complex32) {  // the kept rows, encoded on the GPU
+      const auto* halves = reinterpret_cast<const std::uint16_t*>(s.kept.data());
+      product_rows.add_complex32(halves, job.rows);
+      writer->write_complex32_rows(halves, job.rows);
+    } else if (s.kept.size()) {  // the kept rows as complex64
+      const auto* kept = reinterpret_cast<const std::complex<float>*>(s.kept.data());
+      writer->write_rows(product_rows.add(kept, job.rows), job.rows);
+    }
+    // Else the whole block: the kept rows in runs that do not wrap around its end (circular: all rows).
     const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
-    std::size_t done = 0;
+    std::size_t done = s.kept.size() ? job.rows : 0;
     while (done < job.rows) {
       throw_if_interrupted();
       const long eta = ((first_valid + static_cast<long>(done)) % bl + bl) % bl;
@@ -411,7 +440,15 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   };
   auto focus_block = [&](const RawSlot& raw, SlcSlot& slc) {
     throw_if_interrupted();
-    plan_->focus(raw.view, slc.image);
+    const BlockJob& job = jobs[raw.job];
+    if (slc.kept.size()) {
+      const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
+      const RowSpan span{static_cast<std::size_t>((first_valid % bl + bl) % bl), job.rows};
+      plan_->focus_rows(raw.view, span, kept_format, slc.kept.data());
+    } else {
+      plan_->focus(raw.view, slc.image);
+    }
+    if (raw.job == 0) tm.at_first_block_focused = since(t_wall);
     slc.job = raw.job;
     const StageTimes& st = plan_->last_times();
     tm.focus.range_compress += st.range_compress;

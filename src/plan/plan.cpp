@@ -19,7 +19,21 @@ void PlanImpl::focus_on_device(const RawView&, std::complex<float>*) {
               " backend)");
 }
 
+void PlanImpl::focus_rows(const RawView&, RowSpan, SampleFormat, void*) {
+  throw Error(std::string("focus_rows: a CUDA plan's call (this plan runs on the ") + to_string(backend) +
+              " backend: focus() writes its SLC in place)");
+}
+
 void Plan::focus(const RawView& raw, ComplexImage& slc) { impl_->focus(raw, slc); }
+void Plan::focus_rows(const RawView& raw, RowSpan rows, SampleFormat format, void* out) {
+  if (rows.count == 0 || rows.count > impl_->lines || rows.first >= impl_->lines)
+    throw Error("focus_rows: rows " + std::to_string(rows.first) + "+" + std::to_string(rows.count) +
+                " of a plan of " + std::to_string(impl_->lines) + " lines; expected 1.." + std::to_string(impl_->lines) +
+                " rows from a row below " + std::to_string(impl_->lines));
+  if (format == SampleFormat::cint16)
+    throw Error("focus_rows: cint16 needs the product's scale; ask for complex64 and let the product writer encode");
+  impl_->focus_rows(raw, rows, format, out);
+}
 void Plan::focus_on_device(const RawView& raw, std::complex<float>* slc) { impl_->focus_on_device(raw, slc); }
 std::size_t Plan::lines() const { return impl_->lines; }
 std::size_t Plan::samples() const { return impl_->samples; }

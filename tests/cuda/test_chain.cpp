@@ -1,7 +1,8 @@
 // The whole CUDA chain against the CPU in fp64: every pipeline, squint, range-dependent centroid,
 // RCMC taps, non-power-of-two takes, blocks, long lines, memory limits, RADARSAT-1, the planner,
-// device pointers in and out.
+// device pointers in and out, kept rows packed and encoded on the device.
 #include "cuda/gpu_test_util.hpp"
+#include "io/sample_encoding.hpp"
 
 class CudaChain : public ::testing::TestWithParam<Pipeline> {
  protected:
@@ -342,5 +343,77 @@ TEST(CudaDevicePointers, FocusOnDeviceEqualsTheHostPath) {
     ADD_FAILURE() << "a CPU plan accepted device pointers";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("need a CUDA plan"), std::string::npos) << e.what();
+  }
+}
+
+// Plan::focus_rows: a span of rows that wraps past the block's end comes back packed in order, as
+// complex64 the very rows of focus(), as complex32 the bits of the product writers' encoding; an odd
+// row length (one sample per thread), the half conversion's edge values, and what it refuses.
+TEST(CudaFocusRows, KeptRowsAndComplex32AreTheHostRowsAndTheirEncoding) {
+  REQUIRE_GPU();
+  for (const std::size_t samples : {512u, 333u}) {
+    ParamsFile p = test::squinted_satellite_scene();
+    p.scene->azimuth_lines = 1024;
+    p.scene->range_samples = samples;
+    const ComplexImage raw = simulate(p.radar, *p.scene, 0);
+    FocusOptions o;
+    o.backend = Backend::cuda;
+    Plan plan = make_plan(p.radar, raw.lines(), raw.samples(), o);
+    ComplexImage host;
+    plan.focus(view_of(raw), host);
+    const RowSpan span{700, 600};  // rows 700..1023, then 0..275
+    std::vector<std::complex<float>> expected;
+    for (std::size_t k = 0; k < span.count; ++k) {
+      const std::complex<float>* row = host.row((span.first + k) % raw.lines());
+      expected.insert(expected.end(), row, row + samples);
+    }
+    std::vector<std::complex<float>> rows(expected.size(), std::complex<float>(NAN, NAN));
+    plan.focus_rows(view_of(raw), span, SampleFormat::complex64, rows.data());
+    EXPECT_EQ(std::memcmp(rows.data(), expected.data(), rows.size() * 8), 0) << samples;
+    std::vector<std::uint16_t> halves(2 * expected.size(), 0xFFFF), encoded(halves.size());
+    plan.focus_rows(view_of(raw), span, SampleFormat::complex32, halves.data());
+    io::floats_to_half(reinterpret_cast<const float*>(expected.data()), encoded.data(), encoded.size());
+    EXPECT_TRUE(halves == encoded) << samples;
+    EXPECT_GT(plan.last_times().download, 0);
+
+    auto refused = [&](RowSpan s, SampleFormat f, const char* why) {
+      try {
+        plan.focus_rows(view_of(raw), s, f, rows.data());
+        ADD_FAILURE() << "accepted: " << why;
+      } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+      }
+    };
+    refused({0, raw.lines() + 1}, SampleFormat::complex64, "expected 1..1024 rows");
+    refused({1024, 1}, SampleFormat::complex64, "from a row below 1024");
+    refused({0, 10}, SampleFormat::cint16, "cint16 needs the product's scale");
+  }
+  // The conversion on values a SLC may hold: the largest half, overflow to infinity, ties to even,
+  // subnormals and their underflow, signs; against the CPU encoder and the portable one.
+  std::vector<float> v = {65504.f, 65519.f, 65520.f, 1e6f, -65520.f, 1.f + 1.f / 2048, 1.f + 3.f / 2048, 6.1e-5f,
+                          3e-6f, 5.96e-8f, 2.9e-8f, 1e-9f, -0.f, 0.f, -3.25f, 1234.567f};
+  for (int k = 0; k < 240; ++k) v.push_back(std::ldexp(float(k % 37) - 18.3f, k % 45 - 30));
+  const int cols = static_cast<int>(v.size() / 2);
+  DeviceBuffer<float2> d_v(v.size() / 2);
+  SARFUSE_CUDA(cudaMemcpy(d_v.get(), v.data(), v.size() * 4, cudaMemcpyHostToDevice));
+  DeviceBuffer<__half2> d_h(v.size() / 2);
+  cuda::launch_rows_to_half(d_v.get(), 1, cols, 0, 1, d_h.get(), nullptr);
+  std::vector<std::uint16_t> gpu(v.size()), cpu(v.size());
+  SARFUSE_CUDA(cudaMemcpy(gpu.data(), d_h.get(), gpu.size() * 2, cudaMemcpyDeviceToHost));
+  io::floats_to_half(v.data(), cpu.data(), v.size());
+  EXPECT_TRUE(gpu == cpu);
+  for (std::size_t k = 0; k < v.size(); ++k) EXPECT_EQ(gpu[k], io::float_to_half_portable(v[k])) << v[k];
+
+  ParamsFile p = test::squinted_satellite_scene();
+  FocusOptions o;
+  o.backend = Backend::cpu;
+  Plan cpu_plan = make_plan(p.radar, 1024, 512, o);
+  ComplexImage raw(1024, 512);
+  std::vector<std::complex<float>> out(512);
+  try {
+    cpu_plan.focus_rows(view_of(raw), {0, 1}, SampleFormat::complex64, out.data());
+    ADD_FAILURE() << "a CPU plan accepted focus_rows";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a CUDA plan's call"), std::string::npos) << e.what();
   }
 }

@@ -1,7 +1,8 @@
 // focus_file on the GPU: overlapped and sequential stages give the same product bit for bit (pinned
 // block buffers, the plan made while the first block is read); a session's second scene reuses the
 // plan and its pinned buffers; a batch (two scenes in flight) gives the same products; the product
-// matches the CPU backend's within FP32 rounding; releasing the GPU early changes no product.
+// matches the CPU backend's within FP32 rounding; releasing the GPU early changes no product; complex32
+// encoded on the device is the writer's encoding.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -96,6 +97,34 @@ TEST(CudaFocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   std::printf("GPU vs CPU focus_file: relative L2 %.2e\n", std::sqrt(err / norm));
   EXPECT_LT(std::sqrt(err / norm), 1e-4);
   fs::remove_all(dir);
+}
+
+// complex32 products on the GPU: the kept rows encoded on the device (the writer has nothing to
+// encode) give the product of the writer's own encoding bit for bit (keep_image asks for complex64
+// rows, so the writer encodes), .npy and .tif, sequential and overlapped; the report's statistics,
+// of the halves written, agree with those of the complex64 rows.
+TEST(CudaFocusFile, Complex32EncodedOnTheGpuEqualsTheWritersEncoding) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  const SquintedTake take("cuda_complex32");
+  for (const char* ext : {".npy", ".tif"}) {
+    FocusRequest device = take.request(std::string("device") + ext, Backend::cuda);
+    FocusRequest writer = take.request(std::string("writer") + ext, Backend::cuda);
+    FocusRequest sequential = take.request(std::string("sequential") + ext, Backend::cuda);
+    for (FocusRequest* r : {&device, &writer, &sequential}) r->product.sample_format = SampleFormat::complex32;
+    writer.keep_image = true;
+    sequential.overlap = false;
+    const FocusReport a = focus_file(device), b = focus_file(writer);
+    focus_file(sequential);
+    EXPECT_GE(a.blocks.blocks, 3u);
+    EXPECT_EQ(a.slc_transfer, "kept rows, complex32");
+    EXPECT_EQ(b.slc_transfer, "kept rows");
+    EXPECT_TRUE(test::file_bytes(device.output) == test::file_bytes(writer.output)) << ext;
+    EXPECT_TRUE(test::file_bytes(device.output) == test::file_bytes(sequential.output)) << ext;
+    EXPECT_NEAR(a.mean_power / b.mean_power, 1.0, 1e-3) << ext;
+    EXPECT_NEAR(a.peak_amplitude / b.peak_amplitude, 1.0, 1e-3) << ext;
+    EXPECT_NEAR(a.intensity_contrast / b.intensity_contrast, 1.0, 1e-3) << ext;
+  }
+  fs::remove_all(take.dir);
 }
 
 // release_gpu_when_focused (the CLI's runs): the plan, its pinned buffers and the context go while the
