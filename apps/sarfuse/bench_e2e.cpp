@@ -284,6 +284,15 @@ std::string bench_e2e(const E2eBenchOptions& o) {
                   tl["first_block_read"].get<double>(), tl["plan_ready"].get<double>(),
                   tl["first_block_focused"].get<double>(), tl["first_rows_written"].get<double>(), tl["last_rows_written"].get<double>(), tl["done"].get<double>());
     s << line;
+    if (tl.contains("blocks"))
+      for (std::size_t k = 0; k < tl["blocks"].size(); ++k) {
+        const auto& b = tl["blocks"][k];
+        auto from = [&](const char* stage) { return b[stage][0].get<double>(); };
+        auto to = [&](const char* stage) { return b[stage][1].get<double>(); };
+        std::snprintf(line, sizeof line, "    block %zu: read %.3f-%.3f, focus %.3f-%.3f, write %.3f-%.3f\n", k, from("read"),
+                      to("read"), from("focus"), to("focus"), from("write"), to("write"));
+        s << line;
+      }
   }
   std::snprintf(line, sizeof line, "  process start+exit %.3f s; with a CUDA context %.3f s (medians of 3)\n", median(start_s),
                 context_s.empty() ? 0.0 : median(context_s));

@@ -74,6 +74,11 @@ struct FocusTimings {
   // When things happened, seconds from the call's start: the critical path at a glance.
   double at_first_block_read = 0, at_plan_ready = 0, at_first_block_focused = 0, at_first_rows_written = 0,
          at_last_rows_written = 0;
+  // Each block's stages, [start, end] in the same seconds: where a stage waited for another.
+  struct BlockStages {
+    double read[2] = {}, focus[2] = {}, write[2] = {};
+  };
+  std::vector<BlockStages> blocks;
 };
 
 struct FocusReport {

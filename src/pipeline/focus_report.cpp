@@ -144,6 +144,10 @@ std::string report_json(const FocusRequest& r, const FocusReport& p, bool input_
   j["timeline_s"] = {{"first_block_read", t.at_first_block_read}, {"plan_ready", t.at_plan_ready},
                      {"first_block_focused", t.at_first_block_focused}, {"first_rows_written", t.at_first_rows_written}, {"last_rows_written", t.at_last_rows_written},
                      {"done", t.wall}};
+  for (const FocusTimings::BlockStages& b : t.blocks)
+    j["timeline_s"]["blocks"].push_back({{"read", {b.read[0], b.read[1]}},
+                                         {"focus", {b.focus[0], b.focus[1]}},
+                                         {"write", {b.write[0], b.write[1]}}});
   if (r.dc_offset || r.iq_balance) j["timings_s"]["correction_statistics"] = t.correction_statistics;
   if (p.doppler) j["timings_s"]["doppler_estimation"] = t.doppler_estimation;
   j["timings_s"]["focus"] = {{"range_compression", t.focus.range_compress}, {"azimuth_fft", t.focus.azimuth_fft},

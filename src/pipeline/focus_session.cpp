@@ -284,8 +284,10 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     failed = true;
   };
   double read_s = 0, convert_s = 0;
+  tm.blocks.assign(jobs.size(), {});
   auto fill = [&](RawSlot& s, std::size_t j) {
     const BlockJob& job = jobs[j];
+    tm.blocks[j].read[0] = since(t_wall);
     const long from = std::max(job.start, 0L), to = std::min(job.start + bl, static_cast<long>(lines));
     const std::size_t head = static_cast<std::size_t>(std::min(std::max(from - job.start, 0L), bl));
     const std::size_t tail = static_cast<std::size_t>(std::clamp(to - job.start, static_cast<long>(head), bl));
@@ -311,6 +313,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     }
     s.view = RawView{type, base, plan_lines, samples};
     s.job = j;
+    tm.blocks[j].read[1] = since(t_wall);
     if (j == 0) tm.at_first_block_read = since(t_wall);
   };
 
@@ -392,6 +395,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   std::optional<Quicklook> quicklook;
   auto write_block = [&](const SlcSlot& s) {
     const BlockJob& job = jobs[s.job];
+    tm.blocks[s.job].write[0] = since(t_wall);
     if (!writer) {
       // The product's metadata needs the plan's geometry: the first block brings it.
       rep.geometry = plan_geometry;
@@ -434,6 +438,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
       }
       done += run;
     }
+    tm.blocks[s.job].write[1] = since(t_wall);
     if (job.first_row == 0) tm.at_first_rows_written = since(t_wall);
     tm.at_last_rows_written = since(t_wall);
     if (r.progress) r.progress(job.first_row + job.rows, rep.rows);
@@ -441,6 +446,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   auto focus_block = [&](const RawSlot& raw, SlcSlot& slc) {
     throw_if_interrupted();
     const BlockJob& job = jobs[raw.job];
+    tm.blocks[raw.job].focus[0] = since(t_wall);
     if (slc.kept.size()) {
       const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
       const RowSpan span{static_cast<std::size_t>((first_valid % bl + bl) % bl), job.rows};
@@ -448,7 +454,8 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     } else {
       plan_->focus(raw.view, slc.image);
     }
-    if (raw.job == 0) tm.at_first_block_focused = since(t_wall);
+    tm.blocks[raw.job].focus[1] = since(t_wall);
+    if (raw.job == 0) tm.at_first_block_focused = tm.blocks[0].focus[1];
     slc.job = raw.job;
     const StageTimes& st = plan_->last_times();
     tm.focus.range_compress += st.range_compress;
