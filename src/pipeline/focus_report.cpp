@@ -46,17 +46,10 @@ const std::complex<float>* ProductRows::add(const std::complex<float>* rows, std
     for (std::size_t k = 0; k < n; ++k) scratch_[k] *= spreading_[k % samples_];
     rows = scratch_.data();
   }
-  double power = 0, power2 = 0, peak = 0;
-  const long m = static_cast<long>(n);
-#pragma omp parallel for num_threads(core::resolve_threads(r_.options.threads)) schedule(static) \
-    reduction(+ : power, power2) reduction(max : peak)
-  for (long k = 0; k < m; ++k) {
-    const double q = std::norm(std::complex<double>(rows[k]));
-    power += q;
-    power2 += q * q;
-    peak = std::max(peak, q);
-  }
-  add_statistics(power, power2, peak);
+  const PowerSums sums = power_sums(rows, n, r_.options.threads);
+  power_ += sums.power;
+  power2_ += sums.power2;
+  peak_ = std::max(peak_, sums.peak);
   if (image_.size()) std::copy(rows, rows + n, image_.row(written_));
   for (TargetWindow& w : windows_)
     for (std::size_t k = 0; k < count; ++k) {
@@ -69,16 +62,36 @@ const std::complex<float>* ProductRows::add(const std::complex<float>* rows, std
   return rows;
 }
 
-bool ProductRows::needs_complex64() const { return !spreading_.empty() || image_.size() || !windows_.empty(); }
+bool ProductRows::needs_rows() const { return !spreading_.empty() || image_.size() || !windows_.empty(); }
 
-void ProductRows::add_complex32(const std::uint16_t* halves, std::size_t count) {
-  if (needs_complex64()) throw Error("focus_file: complex32 rows given where complex64 ones are needed (a bug)");
-  const auto t = std::chrono::steady_clock::now();
+void ProductRows::add_counted(const PowerSums& sums, std::size_t count) {
+  if (needs_rows()) throw Error("focus_file: rows counted where they are needed themselves (a bug)");
+  power_ += sums.power;
+  power2_ += sums.power2;
+  peak_ = std::max(peak_, sums.peak);
+  written_ += count;
+}
+
+PowerSums power_sums(const std::complex<float>* samples, std::size_t n, int threads) {
+  double power = 0, power2 = 0, peak = 0;
+  const long m = static_cast<long>(n);
+#pragma omp parallel for num_threads(core::resolve_threads(threads)) schedule(static) \
+    reduction(+ : power, power2) reduction(max : peak)
+  for (long k = 0; k < m; ++k) {
+    const double q = std::norm(std::complex<double>(samples[k]));
+    power += q;
+    power2 += q * q;
+    peak = std::max(peak, q);
+  }
+  return {power, power2, peak};
+}
+
+PowerSums power_sums(const std::uint16_t* halves, std::size_t n, int threads) {
   constexpr std::size_t kPiece = 4096;  // samples decoded at a time, on the stack
-  const std::size_t n = count * samples_, pieces = (n + kPiece - 1) / kPiece;
+  const std::size_t pieces = (n + kPiece - 1) / kPiece;
   double power = 0, power2 = 0, peak = 0;
   const long m = static_cast<long>(pieces);
-#pragma omp parallel for num_threads(core::resolve_threads(r_.options.threads)) schedule(static) \
+#pragma omp parallel for num_threads(core::resolve_threads(threads)) schedule(static) \
     reduction(+ : power, power2) reduction(max : peak)
   for (long p = 0; p < m; ++p) {
     float v[2 * kPiece];
@@ -91,15 +104,7 @@ void ProductRows::add_complex32(const std::uint16_t* halves, std::size_t count) 
       peak = std::max(peak, q);
     }
   }
-  add_statistics(power, power2, peak);
-  written_ += count;
-  encode_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-void ProductRows::add_statistics(double power, double power2, double peak) {
-  power_ += power;
-  power2_ += power2;
-  peak_ = std::max(peak_, peak);
+  return {power, power2, peak};
 }
 
 void ProductRows::finish(FocusReport& rep) {

@@ -10,17 +10,24 @@
 
 namespace sarfuse::pipeline {
 
+// Sums of |s|^2 and |s|^4 and the largest |s|^2 over n samples: the report's statistics, taken block by
+// block (the same sums in the same order wherever they are taken).
+struct PowerSums {
+  double power = 0, power2 = 0, peak = 0;
+};
+PowerSums power_sums(const std::complex<float>* samples, std::size_t n, int threads);
+PowerSums power_sums(const std::uint16_t* complex32, std::size_t n, int threads);  // IEEE half pairs
+
 class ProductRows {
  public:
   ProductRows(const FocusRequest& request, const RadarParams& radar, std::size_t samples, std::size_t rows);
   void start(const ProductGeometry& geometry);  // before the first rows: places the target windows
   // The rows as the product gets them (range spreading applied), after taking their statistics.
   const std::complex<float>* add(const std::complex<float>* rows, std::size_t count);
-  // Whether the rows must reach add() as complex64 (range spreading, the kept image, target windows);
-  // else complex32 rows may come already encoded (add_complex32).
-  bool needs_complex64() const;
-  // Rows encoded as complex32 (IEEE half pairs): their statistics, those of the samples written.
-  void add_complex32(const std::uint16_t* halves, std::size_t count);
+  // Whether add() must see the rows themselves (range spreading, the kept image, target windows); else
+  // their statistics may be taken elsewhere (add_counted).
+  bool needs_rows() const;
+  void add_counted(const PowerSums& sums, std::size_t count);
   // Statistics, the kept image and the point-target analysis into the report.
   void finish(FocusReport& report);
   double encode_s = 0;
@@ -38,7 +45,6 @@ class ProductRows {
   std::vector<std::complex<float>> scratch_;
   std::vector<TargetWindow> windows_;
   ComplexImage image_;
-  void add_statistics(double power, double power2, double peak);
   double power_ = 0, power2_ = 0, peak_ = 0;
 };
 

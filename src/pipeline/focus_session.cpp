@@ -63,6 +63,7 @@ struct SlcSlot {
   ComplexImage image;             // CPU plans: the whole block, focused in place
   AlignedBuffer<std::byte> kept;  // CUDA plans: the block's kept rows in order (Plan::focus_rows)
   std::size_t job = 0;
+  pipeline::PowerSums sums;  // of the kept rows, taken by the focus stage when the writer needs no rows
   void* host() { return kept.size() ? static_cast<void*>(kept.data()) : static_cast<void*>(image.data()); }
   std::size_t host_bytes() const { return kept.size() ? kept.size() : image.size() * sizeof(std::complex<float>); }
 };
@@ -326,8 +327,10 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   std::size_t kept_rows = 0;
   for (const BlockJob& job : jobs) kept_rows = std::max(kept_rows, job.rows);
   const bool kept_complex32 = r.product.sample_format == SampleFormat::complex32 &&
-                              r.product.detect == Detection::none && r.png.empty() && !product_rows.needs_complex64();
+                              r.product.detect == Detection::none && r.png.empty() && !product_rows.needs_rows();
   const SampleFormat kept_format = kept_complex32 ? SampleFormat::complex32 : SampleFormat::complex64;
+  const bool sums_in_focus = !product_rows.needs_rows();  // kept rows: their statistics taken by the focus stage
+  double sums_s = 0;
   const std::size_t kept_bytes = gpu ? kept_rows * samples * (kept_complex32 ? 4 : 8) : 0;
   const std::size_t slots = r.overlap && jobs.size() > 1 ? 2 : 1;  // one block: nothing to double-buffer
   const std::size_t raw_bytes = plan_lines * samples * bytes_per_sample(convert ? SampleType::complex64 : native_type);
@@ -414,29 +417,29 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
       product_rows.start(rep.geometry);
     }
     throw_if_interrupted();
-    if (s.kept.size() && kept_complex32) {  // the kept rows, encoded on the GPU
-      const auto* halves = reinterpret_cast<const std::uint16_t*>(s.kept.data());
-      product_rows.add_complex32(halves, job.rows);
-      writer->write_complex32_rows(halves, job.rows);
-    } else if (s.kept.size()) {  // the kept rows as complex64
-      const auto* kept = reinterpret_cast<const std::complex<float>*>(s.kept.data());
-      writer->write_rows(product_rows.add(kept, job.rows), job.rows);
-    }
-    // Else the whole block: the kept rows in runs that do not wrap around its end (circular: all rows).
-    const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
-    std::size_t done = s.kept.size() ? job.rows : 0;
-    while (done < job.rows) {
-      throw_if_interrupted();
-      const long eta = ((first_valid + static_cast<long>(done)) % bl + bl) % bl;
-      const std::size_t run = std::min(job.rows - done, static_cast<std::size_t>(bl - eta));
-      const std::complex<float>* rows = product_rows.add(s.image.row(static_cast<std::size_t>(eta)), run);
-      writer->write_rows(rows, run);
+    // complex64 rows on their way out: statistics (unless the focus stage took them), product, quicklook.
+    auto emit = [&](const std::complex<float>* rows, std::size_t count) {
+      if (!(s.kept.size() && sums_in_focus)) rows = product_rows.add(rows, count);
+      writer->write_rows(rows, count);
       if (quicklook) {
         const auto t0 = Clock::now();
-        quicklook->add_rows(rows, run);
+        quicklook->add_rows(rows, count);
         product_rows.encode_s += since(t0);
       }
-      done += run;
+    };
+    if (s.kept.size()) {  // the kept rows in order
+      if (sums_in_focus) product_rows.add_counted(s.sums, job.rows);
+      if (kept_complex32) writer->write_complex32_rows(reinterpret_cast<const std::uint16_t*>(s.kept.data()), job.rows);
+      else emit(reinterpret_cast<const std::complex<float>*>(s.kept.data()), job.rows);
+    } else {  // the whole block: the kept rows in runs that do not wrap around its end (circular: all rows)
+      const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
+      for (std::size_t done = 0; done < job.rows;) {
+        throw_if_interrupted();
+        const long eta = ((first_valid + static_cast<long>(done)) % bl + bl) % bl;
+        const std::size_t run = std::min(job.rows - done, static_cast<std::size_t>(bl - eta));
+        emit(s.image.row(static_cast<std::size_t>(eta)), run);
+        done += run;
+      }
     }
     tm.blocks[s.job].write[1] = since(t_wall);
     if (job.first_row == 0) tm.at_first_rows_written = since(t_wall);
@@ -451,6 +454,13 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
       const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
       const RowSpan span{static_cast<std::size_t>((first_valid % bl + bl) % bl), job.rows};
       plan_->focus_rows(raw.view, span, kept_format, slc.kept.data());
+      if (sums_in_focus) {  // here, while the writer writes the block before
+        const auto t0 = Clock::now();
+        const std::size_t n = job.rows * samples;
+        slc.sums = kept_complex32 ? pipeline::power_sums(reinterpret_cast<const std::uint16_t*>(slc.kept.data()), n, r.options.threads)
+                                  : pipeline::power_sums(reinterpret_cast<const std::complex<float>*>(slc.kept.data()), n, r.options.threads);
+        sums_s += since(t0);
+      }
     } else {
       plan_->focus(raw.view, slc.image);
     }
@@ -550,7 +560,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   t = Clock::now();
   write_text_file(r.output + ".json", rep.product_metadata);
   if (quicklook) quicklook->write(r.png);
-  tm.encode = writer->encode_seconds() + product_rows.encode_s;
+  tm.encode = writer->encode_seconds() + product_rows.encode_s + sums_s;
   tm.write = writer->write_seconds();
   tm.sync = commit_s + since(t);
   rep.product_bytes = writer->file_bytes();
