@@ -102,8 +102,8 @@ TEST(CudaFocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
 // complex32 products on the GPU: the kept rows encoded on the device (the writer has nothing to
 // encode) give the product of the writer's own encoding bit for bit (keep_image asks for complex64
 // rows, so the writer encodes), .npy and .tif, sequential and overlapped; the report's statistics,
-// of the halves written, agree with those of the complex64 rows (complex64: the same to the bit,
-// wherever they are taken).
+// of the halves written, agree with those of the complex64 rows (complex64: the same wherever they
+// are taken).
 TEST(CudaFocusFile, Complex32EncodedOnTheGpuEqualsTheWritersEncoding) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: GPU test skipped";
   const SquintedTake take("cuda_complex32");
@@ -125,13 +125,14 @@ TEST(CudaFocusFile, Complex32EncodedOnTheGpuEqualsTheWritersEncoding) {
     EXPECT_NEAR(a.peak_amplitude / b.peak_amplitude, 1.0, 1e-3) << ext;
     EXPECT_NEAR(a.intensity_contrast / b.intensity_contrast, 1.0, 1e-3) << ext;
   }
-  // complex64: the statistics taken by the focus stage are the writer's own, to the bit.
+  // complex64: the statistics taken by the focus stage are the writer's own (to the order in which
+  // OpenMP adds its threads' sums).
   FocusRequest counted = take.request("counted.npy", Backend::cuda), seen = take.request("seen.npy", Backend::cuda);
   seen.keep_image = true;
   const FocusReport c = focus_file(counted), d = focus_file(seen);
-  EXPECT_EQ(c.mean_power, d.mean_power);
+  EXPECT_DOUBLE_EQ(c.mean_power, d.mean_power);
   EXPECT_EQ(c.peak_amplitude, d.peak_amplitude);
-  EXPECT_EQ(c.intensity_contrast, d.intensity_contrast);
+  EXPECT_NEAR(c.intensity_contrast / d.intensity_contrast, 1.0, 1e-9);
   EXPECT_TRUE(test::file_bytes(counted.output) == test::file_bytes(seen.output));
   fs::remove_all(take.dir);
 }
