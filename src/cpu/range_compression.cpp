@@ -1,5 +1,7 @@
 #include "cpu/range_compression.hpp"
 
+#include <algorithm>
+
 #include "core/filters.hpp"
 #include "core/raw_rows.hpp"
 #include "sarfuse/interrupt.hpp"
@@ -24,6 +26,11 @@ void RangeCompression<T>::run(const RawView& raw, SceneRows<T>& scene) const {
     if (interrupted()) continue;
     std::complex<T>* r = scene.row(i);
     core::convert_row<T>(raw, i, r);
+    // A linear block's padding lines are zero, and so are their spectra: no FFT (the same bits).
+    if (std::all_of(r, r + scene.samples, [](const std::complex<T>& v) { return v == std::complex<T>(0); })) {
+      std::fill(r + scene.samples, r + nfft, std::complex<T>(0));
+      continue;
+    }
     std::fill(r + scene.samples, r + nfft, std::complex<T>(0));
     forward_.execute(r, r);
     const std::complex<T>* h = filter_.data();
