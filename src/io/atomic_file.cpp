@@ -47,8 +47,8 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
 }
 
 AtomicFile::~AtomicFile() {
+  stop_writeback();
   if (file_) std::fclose(file_);
-  if (writeback_fd_ >= 0) ::close(writeback_fd_);
   if (!committed_) std::remove(temp_.c_str());
 }
 
@@ -65,15 +65,40 @@ void AtomicFile::write(const void* data, std::size_t bytes) {
 }
 
 void AtomicFile::start_writeback() {
-  int fd = -1;
-  if (file_) {
-    std::fflush(file_);
-    fd = ::fileno(file_);
-  } else {
-    if (writeback_fd_ < 0) writeback_fd_ = ::open(temp_.c_str(), O_RDONLY);
-    fd = writeback_fd_;
+  if (file_) std::fflush(file_);  // here, on the writer's thread
+  if (writeback_fd_ < 0) writeback_fd_ = file_ ? ::dup(::fileno(file_)) : ::open(temp_.c_str(), O_RDONLY);
+  if (writeback_fd_ < 0) return;  // a hint only: without it commit()'s fsync does all the work
+  {
+    std::lock_guard lock(writeback_mutex_);
+    writeback_pending_ = true;
   }
-  if (fd >= 0) ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);  // a hint: failure changes nothing
+  writeback_asked_.notify_one();
+  if (writeback_.joinable()) return;
+  writeback_ = std::thread([this] {
+    std::unique_lock lock(writeback_mutex_);
+    for (;;) {
+      writeback_asked_.wait(lock, [this] { return writeback_pending_ || writeback_stop_; });
+      if (!writeback_pending_) return;
+      writeback_pending_ = false;
+      lock.unlock();
+      ::sync_file_range(writeback_fd_, 0, 0, SYNC_FILE_RANGE_WRITE);  // failure changes nothing
+      lock.lock();
+    }
+  });
+}
+
+void AtomicFile::stop_writeback() {
+  if (writeback_.joinable()) {
+    {
+      std::lock_guard lock(writeback_mutex_);
+      writeback_pending_ = false;
+      writeback_stop_ = true;
+    }
+    writeback_asked_.notify_one();
+    writeback_.join();
+  }
+  if (writeback_fd_ >= 0) ::close(writeback_fd_);
+  writeback_fd_ = -1;
 }
 
 const std::string& AtomicFile::hand_to_library() {
@@ -84,10 +109,7 @@ const std::string& AtomicFile::hand_to_library() {
 
 void AtomicFile::commit() {
   throw_if_interrupted();
-  if (writeback_fd_ >= 0) {
-    ::close(writeback_fd_);
-    writeback_fd_ = -1;
-  }
+  stop_writeback();
   if (file_) {
     const bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
     const int err = errno;

@@ -1,8 +1,11 @@
 // Output files appear complete or not at all: data goes to a temporary file beside the target,
 // which is renamed over it on commit() and removed if the writer is destroyed before that.
 #pragma once
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace sarfuse::io {
 
@@ -18,7 +21,8 @@ class AtomicFile {
   // path to write; commit() then renames it, destruction without commit() removes it.
   const std::string& hand_to_library();
   // Starts the kernel writing what has been written so far to the disk, without waiting (Linux:
-  // sync_file_range), so that commit()'s fsync has only the tail left. Works after hand_to_library too.
+  // sync_file_range, asked on a thread of its own: with the disk's queue full the request blocks, and
+  // the writer must not), so that commit()'s fsync has only the tail left. Works after hand_to_library too.
   void start_writeback();
   void commit();
   const std::string& path() const { return path_; }
@@ -26,7 +30,12 @@ class AtomicFile {
  private:
   std::string path_, temp_;
   std::FILE* file_ = nullptr;
-  int writeback_fd_ = -1;  // after hand_to_library: a read-only handle for start_writeback
+  void stop_writeback();
+  int writeback_fd_ = -1;  // the writeback thread's own handle of the temporary file
+  std::thread writeback_;
+  std::mutex writeback_mutex_;
+  std::condition_variable writeback_asked_;
+  bool writeback_pending_ = false, writeback_stop_ = false;
   bool committed_ = false;
 };
 
