@@ -289,8 +289,14 @@ std::string bench_e2e(const E2eBenchOptions& o) {
         const auto& b = tl["blocks"][k];
         auto from = [&](const char* stage) { return b[stage][0].get<double>(); };
         auto to = [&](const char* stage) { return b[stage][1].get<double>(); };
-        std::snprintf(line, sizeof line, "    block %zu: read %.3f-%.3f, focus %.3f-%.3f, write %.3f-%.3f\n", k, from("read"),
-                      to("read"), from("focus"), to("focus"), from("write"), to("write"));
+        const auto& st = b["steps"];
+        std::snprintf(line, sizeof line,
+                      "    block %zu: read %.3f-%.3f, focus %.3f-%.3f (up %.4f rc %.4f az %.4f rd %.4f iaz %.4f down %.4f), "
+                      "write %.3f-%.3f\n",
+                      k, from("read"), to("read"), from("focus"), to("focus"), st["upload"].get<double>(),
+                      st["range_compression"].get<double>(), st["azimuth_fft"].get<double>(),
+                      st["range_doppler"].get<double>(), st["azimuth_ifft"].get<double>(), st["download"].get<double>(),
+                      from("write"), to("write"));
         s << line;
       }
   }

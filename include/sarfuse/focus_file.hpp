@@ -77,6 +77,7 @@ struct FocusTimings {
   // Each block's stages, [start, end] in the same seconds: where a stage waited for another.
   struct BlockStages {
     double read[2] = {}, focus[2] = {}, write[2] = {};
+    StageTimes plan;  // the plan's own step times for this block (the first carries the first launches)
   };
   std::vector<BlockStages> blocks;
 };

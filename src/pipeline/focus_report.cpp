@@ -152,7 +152,13 @@ std::string report_json(const FocusRequest& r, const FocusReport& p, bool input_
   for (const FocusTimings::BlockStages& b : t.blocks)
     j["timeline_s"]["blocks"].push_back({{"read", {b.read[0], b.read[1]}},
                                          {"focus", {b.focus[0], b.focus[1]}},
-                                         {"write", {b.write[0], b.write[1]}}});
+                                         {"write", {b.write[0], b.write[1]}},
+                                         {"steps", {{"upload", b.plan.upload},
+                                                    {"range_compression", b.plan.range_compress},
+                                                    {"azimuth_fft", b.plan.azimuth_fft},
+                                                    {"range_doppler", b.plan.range_doppler},
+                                                    {"azimuth_ifft", b.plan.azimuth_ifft},
+                                                    {"download", b.plan.download}}}});
   if (r.dc_offset || r.iq_balance) j["timings_s"]["correction_statistics"] = t.correction_statistics;
   if (p.doppler) j["timings_s"]["doppler_estimation"] = t.doppler_estimation;
   j["timings_s"]["focus"] = {{"range_compression", t.focus.range_compress}, {"azimuth_fft", t.focus.azimuth_fft},

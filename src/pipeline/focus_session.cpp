@@ -468,6 +468,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     if (raw.job == 0) tm.at_first_block_focused = tm.blocks[0].focus[1];
     slc.job = raw.job;
     const StageTimes& st = plan_->last_times();
+    tm.blocks[raw.job].plan = st;
     tm.focus.range_compress += st.range_compress;
     tm.focus.azimuth_fft += st.azimuth_fft;
     tm.focus.range_doppler += st.range_doppler;
