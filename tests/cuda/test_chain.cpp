@@ -286,20 +286,39 @@ TEST(CudaPlanner, FocusPlanMeasureAndWisdomChooseTheAzimuthFft) {
   std::filesystem::remove_all(dir);
 }
 
-// Plan::focus_on_device: raw data and SLC in device memory (a poisoned output), the same SLC bit for
-// bit as focus() on the host copy of the same samples, int8 I/Q too; host pointers, a misaligned
-// pointer, another shape and a CPU plan refused with their reasons.
-TEST(CudaDevicePointers, FocusOnDeviceEqualsTheHostPath) {
-  REQUIRE_GPU();
+namespace {
+// A squinted satellite take of 1024 lines x `samples`, its CUDA plan and the SLC that focus() gives.
+struct FocusedOnHost {
+  ParamsFile p;
+  ComplexImage raw;
+  Plan plan;
+  ComplexImage host;
+};
+FocusedOnHost focused_on_host(std::size_t samples) {
   ParamsFile p = test::squinted_satellite_scene();
   p.scene->azimuth_lines = 1024;
-  p.scene->range_samples = 512;
-  const ComplexImage raw = simulate(p.radar, *p.scene, 0);
+  p.scene->range_samples = samples;
+  ComplexImage raw = simulate(p.radar, *p.scene, 0);
   FocusOptions o;
   o.backend = Backend::cuda;
   Plan plan = make_plan(p.radar, raw.lines(), raw.samples(), o);
   ComplexImage host;
   plan.focus(view_of(raw), host);
+  return {std::move(p), std::move(raw), std::move(plan), std::move(host)};
+}
+}  // namespace
+
+// Plan::focus_on_device: raw data and SLC in device memory (a poisoned output), the same SLC bit for
+// bit as focus() on the host copy of the same samples, int8 I/Q too; host pointers, a misaligned
+// pointer, another shape and a CPU plan refused with their reasons.
+TEST(CudaDevicePointers, FocusOnDeviceEqualsTheHostPath) {
+  REQUIRE_GPU();
+  FocusedOnHost f = focused_on_host(512);
+  const ParamsFile& p = f.p;
+  const ComplexImage& raw = f.raw;
+  Plan& plan = f.plan;
+  ComplexImage& host = f.host;
+  FocusOptions o;
   DeviceBuffer<float2> d_raw(raw.size());
   SARFUSE_CUDA(cudaMemcpy(d_raw.get(), raw.data(), raw.size() * 8, cudaMemcpyHostToDevice));
   DeviceImage slc(raw.lines(), raw.samples());
@@ -352,15 +371,10 @@ TEST(CudaDevicePointers, FocusOnDeviceEqualsTheHostPath) {
 TEST(CudaFocusRows, KeptRowsAndComplex32AreTheHostRowsAndTheirEncoding) {
   REQUIRE_GPU();
   for (const std::size_t samples : {512u, 1001u}) {
-    ParamsFile p = test::squinted_satellite_scene();
-    p.scene->azimuth_lines = 1024;
-    p.scene->range_samples = samples;
-    const ComplexImage raw = simulate(p.radar, *p.scene, 0);
-    FocusOptions o;
-    o.backend = Backend::cuda;
-    Plan plan = make_plan(p.radar, raw.lines(), raw.samples(), o);
-    ComplexImage host;
-    plan.focus(view_of(raw), host);
+    FocusedOnHost f = focused_on_host(samples);
+    const ComplexImage& raw = f.raw;
+    Plan& plan = f.plan;
+    const ComplexImage& host = f.host;
     const RowSpan span{700, 600};  // rows 700..1023, then 0..275
     std::vector<std::complex<float>> expected;
     for (std::size_t k = 0; k < span.count; ++k) {
