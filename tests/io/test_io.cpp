@@ -6,6 +6,7 @@
 #include <functional>
 #include <fstream>
 
+#include "io/atomic_file.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/io.hpp"
 #include "test_util.hpp"
@@ -103,6 +104,43 @@ TEST_F(Io, WritesAreAtomic) {
   std::ofstream(dir + "/file") << "x";
   EXPECT_NE(error_of([&] { write_npy(dir + "/file/a.npy", img); }).find("is not a folder"), std::string::npos);
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+}
+
+// The early write-out (on the atomic file's own thread) asked for between writes, by our handle and
+// after a library took the file over: the committed file holds exactly what was written; a file
+// destroyed uncommitted with a write-out asked for leaves nothing.
+TEST_F(Io, AtomicFileWritesOutEarlyAndCommitsWholeFiles) {
+  std::string bytes(3 << 20, '\0');
+  for (std::size_t k = 0; k < bytes.size(); ++k) bytes[k] = static_cast<char>(k * 131 % 251);
+  {
+    io::AtomicFile f(dir + "/ours.bin");
+    for (int piece = 0; piece < 3; ++piece) {
+      f.write(bytes.data() + (piece << 20), 1 << 20);
+      f.start_writeback();
+    }
+    f.commit();
+  }
+  EXPECT_TRUE(test::file_bytes(dir + "/ours.bin") == bytes);
+  {
+    io::AtomicFile f(dir + "/library.bin");
+    const std::string temp = f.hand_to_library();
+    std::ofstream out(temp, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+    out.flush();
+    f.start_writeback();
+    out.write(bytes.data() + bytes.size() / 2, static_cast<std::streamsize>(bytes.size() / 2));
+    out.close();
+    f.start_writeback();
+    f.commit();
+  }
+  EXPECT_TRUE(test::file_bytes(dir + "/library.bin") == bytes);
+  {
+    io::AtomicFile f(dir + "/dropped.bin");
+    f.write(bytes.data(), bytes.size());
+    f.start_writeback();
+  }
+  EXPECT_FALSE(fs::exists(dir + "/dropped.bin"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);  // no temporaries
 }
 
 TEST_F(Io, ReadsComplexInt8MatInRowOrder) {
