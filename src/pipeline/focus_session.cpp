@@ -396,6 +396,9 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   // The writing stage's state.
   std::optional<ProductWriter> writer;
   std::optional<Quicklook> quicklook;
+  // Block row of the first kept row (circular: row 0); kept rows run on from it, past the block's end.
+  const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
+  const std::size_t first_kept_row = static_cast<std::size_t>((first_valid % bl + bl) % bl);
   auto write_block = [&](const SlcSlot& s) {
     const BlockJob& job = jobs[s.job];
     tm.blocks[s.job].write[0] = since(t_wall);
@@ -432,12 +435,11 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
       if (kept_complex32) writer->write_complex32_rows(reinterpret_cast<const std::uint16_t*>(s.kept.data()), job.rows);
       else emit(reinterpret_cast<const std::complex<float>*>(s.kept.data()), job.rows);
     } else {  // the whole block: the kept rows in runs that do not wrap around its end (circular: all rows)
-      const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
       for (std::size_t done = 0; done < job.rows;) {
         throw_if_interrupted();
-        const long eta = ((first_valid + static_cast<long>(done)) % bl + bl) % bl;
-        const std::size_t run = std::min(job.rows - done, static_cast<std::size_t>(bl - eta));
-        emit(s.image.row(static_cast<std::size_t>(eta)), run);
+        const std::size_t row = (first_kept_row + done) % plan_lines;
+        const std::size_t run = std::min(job.rows - done, plan_lines - row);
+        emit(s.image.row(row), run);
         done += run;
       }
     }
@@ -451,9 +453,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     const BlockJob& job = jobs[raw.job];
     tm.blocks[raw.job].focus[0] = since(t_wall);
     if (slc.kept.size()) {
-      const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
-      const RowSpan span{static_cast<std::size_t>((first_valid % bl + bl) % bl), job.rows};
-      plan_->focus_rows(raw.view, span, kept_format, slc.kept.data());
+      plan_->focus_rows(raw.view, RowSpan{first_kept_row, job.rows}, kept_format, slc.kept.data());
       if (sums_in_focus) {  // here, while the writer writes the block before
         const auto t0 = Clock::now();
         const std::size_t n = job.rows * samples;
