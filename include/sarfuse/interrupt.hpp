@@ -22,7 +22,18 @@ void request_interrupt(int signal) noexcept;
 int interrupt_signal() noexcept;
 inline bool interrupted() noexcept { return interrupt_signal() != 0; }
 void clear_interrupt() noexcept;
-// Throws Interrupted when a stop was requested.
+// Throws Interrupted when a stop was requested, unless an InterruptsDeferred lives on this thread.
 void throw_if_interrupted();
+
+// While one lives on this thread, throw_if_interrupted() does not throw: for the few milliseconds that
+// finish what must appear together (a product's sidecar, quicklook and report once the product has
+// its name). The stop takes effect at the next check after it.
+class InterruptsDeferred {
+ public:
+  InterruptsDeferred();
+  ~InterruptsDeferred();
+  InterruptsDeferred(const InterruptsDeferred&) = delete;
+  InterruptsDeferred& operator=(const InterruptsDeferred&) = delete;
+};
 
 }  // namespace sarfuse

@@ -22,7 +22,14 @@ Interrupted::Interrupted(int signal) : std::runtime_error(describe(signal)), sig
 void request_interrupt(int signal) noexcept { g_signal.store(signal, std::memory_order_relaxed); }
 int interrupt_signal() noexcept { return g_signal.load(std::memory_order_relaxed); }
 void clear_interrupt() noexcept { g_signal.store(0, std::memory_order_relaxed); }
+namespace {
+thread_local int t_deferred = 0;
+}
+InterruptsDeferred::InterruptsDeferred() { ++t_deferred; }
+InterruptsDeferred::~InterruptsDeferred() { --t_deferred; }
+
 void throw_if_interrupted() {
+  if (t_deferred) return;
   if (const int s = interrupt_signal()) throw Interrupted(s);
 }
 

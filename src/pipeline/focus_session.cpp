@@ -556,6 +556,9 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   start_freeing_slc_buffers();
   t = Clock::now();
   writer->commit();
+  // The product has its name: its sidecar, quicklook and report follow it even if a stop comes now
+  // (the next scene, if any, stops).
+  const InterruptsDeferred companions;
   const double commit_s = since(t);
   rep.product_metadata = writer->metadata_json();
   t = Clock::now();

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <matio.h>
 
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -8,6 +9,7 @@
 
 #include "io/atomic_file.hpp"
 #include "sarfuse/error.hpp"
+#include "sarfuse/interrupt.hpp"
 #include "sarfuse/io.hpp"
 #include "test_util.hpp"
 
@@ -141,6 +143,21 @@ TEST_F(Io, AtomicFileWritesOutEarlyAndCommitsWholeFiles) {
   }
   EXPECT_FALSE(fs::exists(dir + "/dropped.bin"));
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);  // no temporaries
+}
+
+// A stop requested while a product's companions are written (InterruptsDeferred) lets them finish;
+// outside it, the atomic writer stops and leaves nothing.
+TEST_F(Io, CompanionFilesFinishWhileAStopIsDeferred) {
+  request_interrupt(SIGINT);
+  {
+    const InterruptsDeferred companions;
+    write_text_file(dir + "/sidecar.json", "{}");
+  }
+  EXPECT_EQ(test::file_bytes(dir + "/sidecar.json"), "{}");
+  EXPECT_THROW(write_text_file(dir + "/late.json", "{}"), Interrupted);
+  clear_interrupt();
+  EXPECT_FALSE(fs::exists(dir + "/late.json"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
 }
 
 TEST_F(Io, ReadsComplexInt8MatInRowOrder) {
