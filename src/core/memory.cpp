@@ -1,11 +1,13 @@
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 
 #include "core/memory.hpp"
 #include "core/threads.hpp"
 #include "sarfuse/image.hpp"
+#include "sarfuse/interrupt.hpp"
 
 namespace sarfuse {
 
@@ -25,9 +27,14 @@ namespace core {
 void prefault_pages(void* data, std::size_t bytes, int threads) {
   constexpr std::size_t kPage = 4096;
   auto* p = static_cast<volatile unsigned char*>(data);
+  constexpr long kChunk = 256;  // pages between looks for a stop (the rest then fault where used)
   const long pages = static_cast<long>((bytes + kPage - 1) / kPage);
+  const long chunks = (pages + kChunk - 1) / kChunk;
 #pragma omp parallel for num_threads(resolve_threads(threads)) schedule(static)
-  for (long k = 0; k < pages; ++k) p[static_cast<std::size_t>(k) * kPage] = 0;
+  for (long c = 0; c < chunks; ++c) {
+    if (interrupted()) continue;
+    for (long k = c * kChunk; k < std::min(pages, (c + 1) * kChunk); ++k) p[static_cast<std::size_t>(k) * kPage] = 0;
+  }
 }
 
 }  // namespace core

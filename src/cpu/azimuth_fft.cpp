@@ -26,7 +26,7 @@ AzimuthFft<T>::AzimuthFft(core::FftDirection direction, FftPlanning planning, Sc
 }
 
 template <class T>
-void AzimuthFft<T>::run(SceneRows<T>& scene, std::size_t ncols, ComplexImage* out) const {
+void AzimuthFft<T>::run(SceneRows<T>& scene, std::size_t ncols, const SlcRows* out) const {
   constexpr std::size_t kBlock = SceneRows<T>::kBlock;
   const std::size_t lines = scene.lines;
   const std::size_t nblocks = (ncols + kBlock - 1) / kBlock;
@@ -45,15 +45,18 @@ void AzimuthFft<T>::run(SceneRows<T>& scene, std::size_t ncols, ComplexImage* ou
     }
     if (nb < kBlock) std::fill(blk + nb * lines, blk + kBlock * lines, std::complex<T>(0));
     plan_.execute(blk, blk);
-    for (std::size_t i = 0; i < lines; ++i) {
-      if (out) {
-        std::complex<float>* dst = out->row(i) + c0;
+    if (out) {
+      for (std::size_t k = 0; k < out->count; ++k) {
+        const std::size_t i = (out->first + k) % lines;
+        std::complex<float>* dst = out->data + k * out->pitch + c0;
         for (std::size_t c = 0; c < nb; ++c) dst[c] = std::complex<float>(blk[c * lines + i]);
-      } else {
-        if (i + kPrefetchRows < lines) prefetch_block(scene.row(i + kPrefetchRows) + c0, true);
-        std::complex<T>* dst = scene.row(i) + c0;
-        for (std::size_t c = 0; c < nb; ++c) dst[c] = blk[c * lines + i];
       }
+      continue;
+    }
+    for (std::size_t i = 0; i < lines; ++i) {
+      if (i + kPrefetchRows < lines) prefetch_block(scene.row(i + kPrefetchRows) + c0, true);
+      std::complex<T>* dst = scene.row(i) + c0;
+      for (std::size_t c = 0; c < nb; ++c) dst[c] = blk[c * lines + i];
     }
   }
 }

@@ -1,5 +1,5 @@
 // CPU steps 2 and 4, the azimuth FFT and IFFT: columns [0, ncols) of the scene in cache-sized column
-// blocks (gather, FFT along azimuth, scatter), back into the scene or, for the IFFT, into the SLC.
+// blocks (gather, FFT along azimuth, scatter), back into the scene or, for the IFFT, into SLC rows.
 #pragma once
 #include "core/fft.hpp"
 #include "cpu/scene_rows.hpp"
@@ -7,12 +7,19 @@
 
 namespace sarfuse::cpu {
 
+// Where the IFFT's rows go: `count` scene rows from row `first`, wrapping past the last (a linear
+// block's kept rows), packed from `data` at `pitch` samples a row; the other rows are not stored.
+struct SlcRows {
+  std::complex<float>* data = nullptr;
+  std::size_t first = 0, count = 0, pitch = 0;
+};
+
 template <class T>
 class AzimuthFft {
  public:
   AzimuthFft(core::FftDirection direction, FftPlanning planning, SceneRows<T>& scene);
-  // With `out`, the result goes to the SLC instead of back into the scene.
-  void run(SceneRows<T>& scene, std::size_t ncols, ComplexImage* out) const;
+  // With `out`, the result goes to those SLC rows instead of back into the scene.
+  void run(SceneRows<T>& scene, std::size_t ncols, const SlcRows* out) const;
 
  private:
   static constexpr std::size_t kPrefetchRows = 16;

@@ -4,57 +4,71 @@
 #include <cstring>
 
 #include "core/geometry.hpp"
+#include "core/simd_clones.hpp"
 #include "sarfuse/interrupt.hpp"
 
 namespace sarfuse::cpu {
 
 namespace {
 
-// 16-byte SIMD vectors through the GCC/Clang vector extension.
+// 32-byte SIMD vectors through the GCC/Clang vector extension (two 16-byte halves on the baseline
+// clone, one AVX register on the x86-64-v3 one).
 template <class T>
-struct Simd16;
-template <>
-struct Simd16<float> {
-  typedef float type __attribute__((vector_size(16)));
-};
-template <>
-struct Simd16<double> {
-  typedef double type __attribute__((vector_size(16)));
+struct Simd32 {
+  typedef T type __attribute__((vector_size(32)));
 };
 
-// sum_q x[q] w[q] on 16-byte vectors of interleaved (re, im): lanes alternate re/im, so the vector
-// sum splits into the real and imaginary results. GCC/Clang vector extensions keep this portable;
-// the default 8-tap kernel is unrolled at compile time.
+// (a b) without the library's NaN recovery path: the samples are finite (checked at the input).
+template <class T>
+std::complex<T> multiply(std::complex<T> a, std::complex<T> b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
+// sum_q x[q] (w[q] + t d[q]) on vectors of interleaved (re, im): each weight is stored twice, so lanes
+// alternate re/im and the vector sum splits into the real and imaginary results. `row` holds the
+// fraction's 2 taps weights, then their 2 taps differences to the next fraction's (the blend is one
+// multiply-add a weight). The default 8-tap kernel is unrolled at compile time.
 template <class T>
 struct SincSum {
   using cplx = std::complex<T>;
-  using Vec = typename Simd16<T>::type;
-  static constexpr int kLanes = 16 / sizeof(T);
+  using Vec = typename Simd32<T>::type;
+  static constexpr int kLanes = 32 / sizeof(T);
   static cplx reduce(Vec acc) {
-    if constexpr (kLanes == 4) return {acc[0] + acc[2], acc[1] + acc[3]};
-    else return {acc[0], acc[1]};
+    if constexpr (kLanes == 8) {
+      typedef T Half __attribute__((vector_size(16)));
+      const Half h = __builtin_shufflevector(acc, acc, 0, 1, 2, 3) + __builtin_shufflevector(acc, acc, 4, 5, 6, 7);
+      return {h[0] + h[2], h[1] + h[3]};
+    } else {
+      return {acc[0] + acc[2], acc[1] + acc[3]};
+    }
   }
-  // Taps > 0: the kernel length at compile time (the default 8, unrolled); 0: `taps` at run time.
+  // Taps > 0: the kernel length at compile time (the default 8, unrolled); 0: `taps` at run time. 2
+  // taps must be a multiple of kLanes (taps is even, so 8-tap multiples for float; else the loop
+  // below runs the tail scalar).
   template <int Taps>
-  static cplx interpolate(const cplx* x, const T* w2, int taps) {
-    const int n = Taps > 0 ? Taps : taps;
+  static cplx interpolate(const cplx* x, const T* row, T t, int taps) {
+    const int n2 = 2 * (Taps > 0 ? Taps : taps);
     const T* xf = reinterpret_cast<const T*>(x);
     Vec acc = {};
-    for (int i = 0; i < 2 * n; i += kLanes) {
-      Vec a, b;
+    int i = 0;
+    for (; i + kLanes <= n2; i += kLanes) {
+      Vec a, w, d;
       std::memcpy(&a, xf + i, sizeof a);
-      std::memcpy(&b, w2 + i, sizeof b);
-      acc += a * b;
+      std::memcpy(&w, row + i, sizeof w);
+      std::memcpy(&d, row + n2 + i, sizeof d);
+      acc += a * (w + t * d);
     }
-    return reduce(acc);
+    cplx tail(0);
+    for (; i < n2; i += 2) tail += x[i / 2] * (row[i] + t * row[n2 + i]);
+    return reduce(acc) + tail;
   }
   // The row is circular: indices modulo nfft, as the linear convolution laid them out.
-  static cplx interpolate_wrapped(const cplx* x, long i0, const T* w2, int taps, long n) {
+  static cplx interpolate_wrapped(const cplx* x, long i0, const T* row, T t, int taps, long n) {
     cplx acc(0);
     for (int q = 0; q < taps; ++q) {
       long idx = (i0 + q) % n;
       if (idx < 0) idx += n;
-      acc += x[idx] * w2[2 * q];
+      acc += x[idx] * (row[2 * q] + t * row[2 * taps + 2 * q]);
     }
     return acc;
   }
@@ -68,15 +82,21 @@ RangeDopplerStep<T>::RangeDopplerStep(const RadarParams& radar, const FocusOptio
   azimuth_ = core::azimuth_filter(radar, scene.lines, scene.samples, options.src == SrcMode::on,
                                   options.azimuth_window, options.azimuth_bandwidth_hz);
   sinc_ = core::make_sinc_table(options.rcmc_taps);
-  sinc_weights_.resize(2 * sinc_.weights.size());
-  for (std::size_t k = 0; k < sinc_.weights.size(); ++k)
-    sinc_weights_[2 * k] = sinc_weights_[2 * k + 1] = static_cast<T>(sinc_.weights[k]);
+  const std::size_t taps = static_cast<std::size_t>(sinc_.taps);
+  sinc_rows_.resize(4 * taps * static_cast<std::size_t>(sinc_.fractions));
+  for (std::size_t r = 0; r < static_cast<std::size_t>(sinc_.fractions); ++r)
+    for (std::size_t q = 0; q < taps; ++q) {
+      const T w = static_cast<T>(sinc_.weights[r * taps + q]), next = static_cast<T>(sinc_.weights[(r + 1) * taps + q]);
+      T* row = sinc_rows_.data() + 4 * taps * r;
+      row[2 * q] = row[2 * q + 1] = w;
+      row[2 * taps + 2 * q] = row[2 * taps + 2 * q + 1] = next - w;
+    }
   inverse_ = core::FftPlan<T>({static_cast<int>(scene.nfft)}, core::FftDirection::inverse, scene.work.data(),
                               scene.scratch.data(), options.fft_planning);
 }
 
 template <class T>
-void RangeDopplerStep<T>::run(SceneRows<T>& scene) const {
+SARFUSE_SIMD_CLONES void RangeDopplerStep<T>::run(SceneRows<T>& scene) const {
   constexpr int kPhasorBlock = SceneRows<T>::kPhasorBlock;
   const std::size_t lines = scene.lines, samples = scene.samples, nfft = scene.nfft;
   const double df = range_sampling_rate_hz_ / static_cast<double>(nfft);
@@ -117,16 +137,13 @@ void RangeDopplerStep<T>::run(SceneRows<T>& scene) const {
         const long i0 = static_cast<long>(fl) - taps / 2 + 1;
         double blend = 0;
         const int sr = core::sinc_row_blend(p - fl, sinc_.fractions, blend);
-        const T* w0 = sinc_weights_.data() + 2 * static_cast<std::size_t>(sr) * taps;
-        const T* w1 = w0 + 2 * taps;
-        alignas(16) T w[2 * kMaxTaps];
+        const T* row = sinc_rows_.data() + 4 * static_cast<std::size_t>(sr) * taps;
         const T tb = static_cast<T>(blend);
-        for (int q = 0; q < 2 * taps; ++q) w[q] = w0[q] + tb * (w1[q] - w0[q]);
         const bool inside = i0 >= 0 && i0 + taps <= n;
-        const cplx acc = !inside ? SincSum<T>::interpolate_wrapped(rc, i0, w, taps, n)
-                         : taps == 8 ? SincSum<T>::template interpolate<8>(rc + i0, w, taps)
-                                     : SincSum<T>::template interpolate<0>(rc + i0, w, taps);
-        r[j] = acc * (a * steps[j - j0]);
+        const cplx acc = !inside ? SincSum<T>::interpolate_wrapped(rc, i0, row, tb, taps, n)
+                         : taps == 8 ? SincSum<T>::template interpolate<8>(rc + i0, row, tb, taps)
+                                     : SincSum<T>::template interpolate<0>(rc + i0, row, tb, taps);
+        r[j] = multiply(acc, multiply(a, steps[j - j0]));
         if (per_column)
           r[j] *= static_cast<T>(core::window_lerp(azimuth_.window.data(), core::AzimuthFilter::kWindowIntervals,
                                                    dr.band_x - azimuth_.column_shift[j]) * inv_lines);
@@ -140,7 +157,7 @@ void RangeDopplerStep<T>::run(SceneRows<T>& scene) const {
 // advanced by a second-order float64 recurrence instead of a sincos per sample. Bins s and n-s
 // share |f_r| and hence the factor.
 template <class T>
-void RangeDopplerStep<T>::apply_src(cplx* r, double q, double df, std::size_t nfft) const {
+SARFUSE_SIMD_CLONES void RangeDopplerStep<T>::apply_src(cplx* r, double q, double df, std::size_t nfft) const {
   const std::size_t half = nfft / 2;
   const double a = -M_PI * q * df * df;  // phase(s) = a s^2
   std::complex<double> z(1.0, 0.0);

@@ -25,7 +25,9 @@ class RangeDopplerStep {
   double range_sampling_rate_hz_;
   core::AzimuthFilter azimuth_;
   core::SincTable sinc_;
-  std::vector<T> sinc_weights_;  // each weight twice, to multiply interleaved (re, im) samples as one vector
+  // Per fraction row: its weights, then their differences to the next row's, each value twice (to
+  // multiply interleaved (re, im) samples as one vector).
+  std::vector<T> sinc_rows_;
   core::FftPlan<T> inverse_;
 };
 

@@ -9,6 +9,7 @@
 
 #include <chrono>
 
+#include "core/memory.hpp"
 #include "cpu/azimuth_fft.hpp"
 #include "cpu/range_compression.hpp"
 #include "cpu/range_doppler_step.hpp"
@@ -34,13 +35,36 @@ class CpuRda final : public PlanImpl {
         azimuth_fft_(core::FftDirection::forward, opt.fft_planning, scene_),
         azimuth_ifft_(core::FftDirection::inverse, opt.fft_planning, scene_) {
     notes += range_doppler_.note();
+    // The scene's pages now, by every thread: a first focus would otherwise pay their first touches.
+    core::prefault_pages(scene_.work.data(), scene_.work.size() * sizeof(scene_.work[0]), opt.threads);
+    core::prefault_pages(scene_.scratch.data(), scene_.scratch.size() * sizeof(scene_.scratch[0]), opt.threads);
   }
 
   void focus(const RawView& raw, ComplexImage& slc) override {
+    check_shape(raw);
+    if (slc.lines() != lines || slc.samples() != samples) slc = ComplexImage(lines, samples);
+    const SlcRows all{slc.data(), 0, lines, samples};
+    run(raw, all);
+  }
+
+  // Only the kept rows are stored (the IFFT's scatter skips the others), complex64.
+  void focus_rows(const RawView& raw, RowSpan rows, SampleFormat format, void* out) override {
+    if (format != SampleFormat::complex64)
+      throw Error(std::string("focus_rows: a CPU plan hands back complex64 rows (asked for ") + to_string(format) +
+                  "; the product writer encodes them)");
+    check_shape(raw);
+    const SlcRows kept{static_cast<std::complex<float>*>(out), rows.first, rows.count, samples};
+    run(raw, kept);
+  }
+
+ private:
+  void check_shape(const RawView& raw) const {
     if (raw.lines != lines || raw.samples != samples)
       throw Error("focus: raw data is " + std::to_string(raw.lines) + " x " + std::to_string(raw.samples) +
                   " but the plan was made for " + std::to_string(lines) + " x " + std::to_string(samples));
-    if (slc.lines() != lines || slc.samples() != samples) slc = ComplexImage(lines, samples);
+  }
+
+  void run(const RawView& raw, const SlcRows& out) {
     const auto t0 = Clock::now();
     auto t = t0;
     // Each step skips its remaining rows once a stop is requested (an exception must not leave an
@@ -57,13 +81,12 @@ class CpuRda final : public PlanImpl {
     throw_if_interrupted();
     times.range_doppler = seconds_since(t);
     t = Clock::now();
-    azimuth_ifft_.run(scene_, samples, &slc);
+    azimuth_ifft_.run(scene_, samples, &out);
     throw_if_interrupted();
     times.azimuth_ifft = seconds_since(t);
     times.total = seconds_since(t0);
   }
 
- private:
   SceneRows<T> scene_;
   RangeCompression<T> range_compression_;
   RangeDopplerStep<T> range_doppler_;

@@ -62,7 +62,10 @@ const std::complex<float>* ProductRows::add(const std::complex<float>* rows, std
   return rows;
 }
 
-bool ProductRows::needs_rows() const { return !spreading_.empty() || image_.size() || !windows_.empty(); }
+// Known before start(): the target windows it makes are counted as needed from the request.
+bool ProductRows::needs_rows() const {
+  return !spreading_.empty() || image_.size() || (r_.scene && !r_.report_path.empty() && !r_.scene->targets.empty());
+}
 
 void ProductRows::add_counted(const PowerSums& sums, std::size_t count) {
   if (needs_rows()) throw Error("focus_file: rows counted where they are needed themselves (a bug)");

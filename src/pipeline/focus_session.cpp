@@ -321,22 +321,21 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   // Plan (cached) and its buffers: a new plan drops the old one and its (pinned) buffers first, before
   // any stage runs.
   const bool reuse_plan = plan_ && key == key_;
-  // On the GPU only the kept rows come back, as complex32 when the product is and nothing downstream
-  // needs complex64 (the writer then has nothing to encode).
+  // Only the kept rows are stored (Plan::focus_rows); on the GPU as complex32 when the product is and
+  // nothing downstream needs complex64 (the writer then has nothing to encode).
   pipeline::ProductRows product_rows(r, radar, samples, rep.rows);
   std::size_t kept_rows = 0;
   for (const BlockJob& job : jobs) kept_rows = std::max(kept_rows, job.rows);
-  const bool kept_complex32 = r.product.sample_format == SampleFormat::complex32 &&
+  const bool kept_complex32 = gpu && r.product.sample_format == SampleFormat::complex32 &&
                               r.product.detect == Detection::none && r.png.empty() && !product_rows.needs_rows();
   const SampleFormat kept_format = kept_complex32 ? SampleFormat::complex32 : SampleFormat::complex64;
   const bool sums_in_focus = !product_rows.needs_rows();  // kept rows: their statistics taken by the focus stage
   double sums_s = 0;
-  const std::size_t kept_bytes = gpu ? kept_rows * samples * (kept_complex32 ? 4 : 8) : 0;
+  const std::size_t kept_bytes = kept_rows * samples * (kept_complex32 ? 4 : 8);
   const std::size_t slots = r.overlap && jobs.size() > 1 ? 2 : 1;  // one block: nothing to double-buffer
   const std::size_t raw_bytes = plan_lines * samples * bytes_per_sample(convert ? SampleType::complex64 : native_type);
   const bool buffers_fit = reuse_plan && raw_.size() == slots && raw_[0].bytes.size() == raw_bytes &&
-                           slc_.size() == slots && slc_[0].kept.size() == kept_bytes &&
-                           (kept_bytes || slc_[0].image.lines() == plan_lines);
+                           slc_.size() == slots && (slc_[0].kept.size() == kept_bytes || slc_[0].image.lines() == plan_lines);
   if (!buffers_fit) release_buffers();
   if (!reuse_plan) {
     plan_.reset();
@@ -347,7 +346,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     raw_.resize(slots);
     for (auto& s : raw_) {
       s.bytes.resize(raw_bytes);
-      if (context.t.joinable()) core::prefault_pages(s.bytes.data(), raw_bytes, r.options.threads);  // see make()
+      core::prefault_pages(s.bytes.data(), raw_bytes, r.options.threads);  // see make()
     }
   }
   ProductGeometry plan_geometry;  // what the writer and the report need of the plan, taken when it is made
@@ -357,12 +356,10 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   auto make = [&] {  // the plan and the SLC buffers, all pinned for the GPU's copies
     if (slc_.empty()) {
       slc_.resize(slots);
-      for (auto& s : slc_) {
-        if (kept_bytes) s.kept.resize(kept_bytes);
-        else s.image = ComplexImage(plan_lines, samples);
-      }
-      if (context.t.joinable())  // their pages now, while the CUDA context is still being made
-        for (auto& s : slc_) core::prefault_pages(s.host(), s.host_bytes(), r.options.threads);
+      for (auto& s : slc_) s.kept.resize(kept_bytes);
+      // Their pages now, while the CUDA context is made or the first block is read (first touches of
+      // fresh pages cost as much as the focusing's copies on some machines).
+      for (auto& s : slc_) core::prefault_pages(s.kept.data(), kept_bytes, r.options.threads);
     }
     if (context.t.joinable()) context.t.join();
     const auto t0 = Clock::now();
@@ -370,7 +367,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
       plan_.emplace(make_plan(radar, plan_lines, samples, plan_options));
       key_ = key;
     }
-    if (plan_->backend() != Backend::cuda && kept_bytes) {  // no GPU after all: whole blocks in place
+    if (plan_->backend() != Backend::cuda && kept_complex32) {  // no GPU after all: whole blocks
       slc_.clear();  // nothing pinned yet (the reader has the raw slots)
       slc_.resize(slots);
       for (auto& s : slc_) s.image = ComplexImage(plan_lines, samples);

@@ -119,6 +119,28 @@ TEST_F(SimScene, PlanIsReusableDeterministicAndWritesEveryPixel) {
   EXPECT_THROW(p2.focus(RawView{SampleType::complex64, raw->data(), 10, 10}, b), Error);
 }
 
+// Plan::focus_rows on the CPU: a span that wraps past the last row comes back packed in order, the very
+// bits of focus()'s rows (poisoned output; fp32 and fp64); complex32 is the product writer's, refused.
+TEST_F(SimScene, KeptRowsAreFocusRowsPackedInOrder) {
+  for (const Precision precision : {Precision::fp32, Precision::fp64}) {
+    FocusOptions o;
+    o.backend = Backend::cpu;
+    o.precision = precision;
+    Plan plan = make_plan(scene->radar, raw->lines(), raw->samples(), o);
+    ComplexImage whole;
+    plan.focus(view_of(*raw), whole);
+    const std::size_t samples = raw->samples();
+    const RowSpan span{raw->lines() - 100, 300};  // the last 100 rows, then rows 0..199
+    std::vector<std::complex<float>> rows(span.count * samples, std::complex<float>(NAN, NAN));
+    plan.focus_rows(view_of(*raw), span, SampleFormat::complex64, rows.data());
+    for (std::size_t k = 0; k < span.count; ++k)
+      ASSERT_EQ(std::memcmp(rows.data() + k * samples, whole.row((span.first + k) % raw->lines()), samples * 8), 0)
+          << "row " << k << " of the span, " << to_string(precision);
+    EXPECT_GT(plan.last_times().azimuth_ifft, 0);
+    EXPECT_THROW(plan.focus_rows(view_of(*raw), span, SampleFormat::complex32, rows.data()), Error);
+  }
+}
+
 // Determinism (docs/reliability.md): fresh plans, any thread count (3 splits the rows unevenly), give
 // the same bits with the default (estimate) planning, in fp32 and fp64; FFTW's measuring planner picks
 // algorithms by timing, so its output may differ in the last bits: within 1e-5 relative L2.

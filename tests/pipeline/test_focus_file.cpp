@@ -169,7 +169,7 @@ TEST(FocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   b.overlap = false;
   const FocusReport ra = focus_file(a), rb = focus_file(b);
   EXPECT_GE(ra.blocks.blocks, 3u) << ra.layout;
-  EXPECT_EQ(ra.slc_transfer, ra.options.backend == Backend::cpu ? "whole blocks" : "kept rows");
+  EXPECT_EQ(ra.slc_transfer, "kept rows");
   EXPECT_EQ(test::file_bytes(a.output), test::file_bytes(b.output));
   EXPECT_EQ(test::file_bytes(a.output + ".json"), test::file_bytes(b.output + ".json"));
   EXPECT_GT(ra.timings.focus.total, 0);
