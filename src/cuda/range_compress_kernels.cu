@@ -20,7 +20,8 @@ void launch_range_compress_fused(int nfft, SampleType type, const void* raw, int
                                  const float2* tw, float2* out, int out_cols, int out_pitch, cudaStream_t stream) {
   steps::dispatch_size(nfft, [&]<int N>() {
     steps::dispatch_type(type, [&]<SampleType S>() {
-      const auto kernel = &range_compress_kernel<N, S>;
+      const bool whole = nr == N && out_cols == N && out_pitch == N && lines % BlockShape<N>::lines == 0;
+      const auto kernel = whole ? &range_compress_kernel<N, S, true> : &range_compress_kernel<N, S, false>;
       steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
       kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
           raw, lines, nr, filter, tw, out, out_cols, out_pitch);

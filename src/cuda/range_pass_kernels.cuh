@@ -32,14 +32,17 @@ namespace {
 using fft::BlockShape;
 using fft::C32;
 
-// The fused kernel keeps two FFTs' worth of live state: it gets the whole register file (one block
-// per multiprocessor at 512+ threads) rather than spilling.
+// The fused kernel keeps two FFTs' worth of live state: 128 registers a thread (two 256-thread blocks
+// per multiprocessor; one block of 512+ threads) rather than spilling. At 3 blocks of 80 registers it
+// spilled ~280 bytes a thread and took 1.8x as long (docs/performance.md).
 template <int N>
-constexpr int fused_min_blocks = BlockShape<N>::threads * BlockShape<N>::lines >= 512 ? 1 : BlockShape<N>::min_blocks;
+constexpr int fused_min_blocks = BlockShape<N>::threads * BlockShape<N>::lines >= 512 ? 1 : 2;
 
 // The inverse FFT is conj(FFT(conj(.))): the data never leave the chip. Stores the first out_cols
-// columns of each line at row pitch out_pitch.
-template <int N, SampleType S>
+// columns of each line at row pitch out_pitch. Whole: every line of every block is there and is N
+// samples, stored whole at pitch N (the circular case): no predicate on any load or store, which
+// measured 11 % faster than the same kernel with them (docs/performance.md).
+template <int N, SampleType S, bool Whole>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, fused_min_blocks<N>)
     range_compress_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
                           const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
@@ -47,17 +50,28 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   constexpr int E = fft::kElems<N>, T = N / E;
   const steps::LineSlot<N> slot(smem, lines);
   C32 v[E];
-  steps::load_raw_line<N, S>(v, raw, slot.line, nr, slot.tid, slot.active);
-  steps::prefetch_ahead_l2<N>(raw, slot.line, lines, static_cast<std::size_t>(nr) * sizeof(steps::RawSample<S>), slot.tid);
+  if constexpr (Whole) {
+    const std::size_t base = static_cast<std::size_t>(slot.line) * N + slot.tid;
+#pragma unroll
+    for (int q = 0; q < E; ++q) v[q] = steps::load_raw<S>(raw, base + q * T);
+  } else {
+    steps::load_raw_line<N, S>(v, raw, slot.line, nr, slot.tid, slot.active);
+  }
   steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
   steps::multiply_by_filter<N>(v, filter, slot.tid);
   steps::conjugate(v);
   steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
-  if (!slot.active) return;
+  if constexpr (Whole) {
+    float2* dst = out + static_cast<std::size_t>(slot.line) * N + slot.tid;
 #pragma unroll
-  for (int q = 0; q < E; ++q) {
-    const int col = slot.tid + q * T;
-    if (col < out_cols) out[static_cast<std::size_t>(slot.line) * out_pitch + col] = fft::to_float2(fft::conj(v[q]));
+    for (int q = 0; q < E; ++q) dst[q * T] = fft::to_float2(fft::conj(v[q]));
+  } else {
+    if (!slot.active) return;
+#pragma unroll
+    for (int q = 0; q < E; ++q) {
+      const int col = slot.tid + q * T;
+      if (col < out_cols) out[static_cast<std::size_t>(slot.line) * out_pitch + col] = fft::to_float2(fft::conj(v[q]));
+    }
   }
 }
 

@@ -1,0 +1,427 @@
+// Experiment (issue 20): range compression of 4096 lines of 4096 points, circular, as variants of the
+// fused kernel, against a cuFFTDx kernel of the same fusion, in one process; every output checked
+// against a float64 FFT on the host. Built here (no GPU needed), run on the GPU machine:
+//   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src -I .deps/mathdx-25.6.0/mathdx/include \
+//     -I .deps/mathdx-25.6.0/mathdx/external/cutlass/include --expt-relaxed-constexpr \
+//     scripts/experiments/rc_variants.cu -o rc_variants
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include <cufftdx.hpp>
+
+#include "cuda/range_pass_kernels.cuh"
+
+#define CK(x)                                                                                  \
+  do {                                                                                         \
+    cudaError_t e_ = (x);                                                                      \
+    if (e_ != cudaSuccess) {                                                                   \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+using namespace sarfuse;
+using namespace sarfuse::cuda;
+using fft::C32;
+
+constexpr int N = 4096, E = 16, T = N / E, LINES = 4096;
+
+// ---- variant: persistent blocks, the next line fetched into shared memory by a bulk copy (TMA) ----
+__device__ __forceinline__ unsigned smem_addr(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
+__device__ __forceinline__ void bar_init(unsigned long long* b) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(b)));
+}
+__device__ __forceinline__ void bulk_fetch(void* dst, const void* src, unsigned bytes, unsigned long long* b) {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(b)), "r"(bytes) : "memory");
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   smem_addr(dst)),
+               "l"(src), "r"(bytes), "r"(smem_addr(b))
+               : "memory");
+}
+__device__ __forceinline__ void bar_wait(unsigned long long* b, unsigned parity) {
+  asm volatile(
+      "{\n .reg .pred p;\n W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n @!p bra W;\n}" ::"r"(smem_addr(b)),
+      "r"(parity)
+      : "memory");
+}
+
+// Alias: the FFT's exchange uses the slot the line arrived in (2 slots a block) instead of its own.
+template <bool Alias, int MinBlocks>
+__global__ void __launch_bounds__(T, MinBlocks)
+    rc_persistent(const float2* __restrict__ raw, int lines, const float2* __restrict__ filter,
+                  const float2* __restrict__ tw, float2* __restrict__ out) {
+  extern __shared__ __align__(128) unsigned char sm[];
+  constexpr int kSlot = (fft::smem_size(N) * 8 + 127) / 128 * 128;
+  __shared__ unsigned long long bar[2];
+  C32* own = reinterpret_cast<C32*>(sm + 2 * kSlot);
+  const int tid = threadIdx.x;
+  if (tid == 0) {
+    bar_init(&bar[0]);
+    bar_init(&bar[1]);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  int line = blockIdx.x;
+  if (tid == 0 && line < lines) bulk_fetch(sm, raw + static_cast<std::size_t>(line) * N, N * 8, &bar[0]);
+  for (int it = 0; line < lines; ++it, line += gridDim.x) {
+    const int b = it & 1;
+    const int next = line + gridDim.x;
+    __syncthreads();  // every read of the other slot (the last line's exchange) is done
+    float2* cur = reinterpret_cast<float2*>(sm + b * kSlot);
+    if (tid == 0 && next < lines) bulk_fetch(sm + (b ^ 1) * kSlot, raw + static_cast<std::size_t>(next) * N, N * 8, &bar[b ^ 1]);
+    bar_wait(&bar[b], (it >> 1) & 1);
+    C32 v[E];
+#pragma unroll
+    for (int q = 0; q < E; ++q) v[q] = fft::to_c32(cur[tid + q * T]);
+    C32* s = Alias ? reinterpret_cast<C32*>(cur) : own;
+    steps::Fp32Butterflies::forward<N, E>(v, s, tw, tid);
+    steps::multiply_by_filter<N>(v, filter, tid);
+    steps::conjugate(v);
+    steps::Fp32Butterflies::forward<N, E>(v, s, tw, tid);
+    float2* dst = out + static_cast<std::size_t>(line) * N;
+#pragma unroll
+    for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
+  }
+}
+
+// The current kernel's body with another register budget (MinBlocks resident blocks per SM).
+template <int MinBlocks>
+__global__ void __launch_bounds__(T, MinBlocks)
+    rc_plain(const float2* __restrict__ raw, const float2* __restrict__ filter, const float2* __restrict__ tw,
+             float2* __restrict__ out) {
+  extern __shared__ __align__(32) C32 smem[];
+  const int tid = threadIdx.x, line = blockIdx.x;
+  C32 v[E];
+#pragma unroll
+  for (int q = 0; q < E; ++q) v[q] = fft::to_c32(__ldg(raw + static_cast<std::size_t>(line) * N + tid + q * T));
+  steps::Fp32Butterflies::forward<N, E>(v, smem, tw, tid);
+  steps::multiply_by_filter<N>(v, filter, tid);
+  steps::conjugate(v);
+  steps::Fp32Butterflies::forward<N, E>(v, smem, tw, tid);
+  float2* dst = out + static_cast<std::size_t>(line) * N;
+#pragma unroll
+  for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
+}
+
+// The product kernel's body (predicated loads of any sample type, pitched stores, the L2 prefetch
+// optional) with another register budget.
+template <int MinBlocks, bool Prefetch>
+__global__ void __launch_bounds__(T, MinBlocks)
+    rc_product(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
+               const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
+  extern __shared__ __align__(32) C32 smem[];
+  const steps::LineSlot<N> slot(smem, lines);
+  C32 v[E];
+  steps::load_raw_line<N, SampleType::complex64>(v, raw, slot.line, nr, slot.tid, slot.active);
+  if constexpr (Prefetch)
+    steps::prefetch_ahead_l2<N>(raw, slot.line, lines, static_cast<std::size_t>(nr) * sizeof(float2), slot.tid);
+  steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
+  steps::multiply_by_filter<N>(v, filter, slot.tid);
+  steps::conjugate(v);
+  steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
+  if (!slot.active) return;
+#pragma unroll
+  for (int q = 0; q < E; ++q) {
+    const int col = slot.tid + q * T;
+    if (col < out_cols) out[static_cast<std::size_t>(slot.line) * out_pitch + col] = fft::to_float2(fft::conj(v[q]));
+  }
+}
+
+// The product body with block-uniform fast paths: whole lines (nr >= N, out_cols >= N, active) load and
+// store without per-element predicates.
+template <int MinBlocks>
+__global__ void __launch_bounds__(T, MinBlocks)
+    rc_uniform(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
+               const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
+  extern __shared__ __align__(32) C32 smem[];
+  const steps::LineSlot<N> slot(smem, lines);
+  C32 v[E];
+  if (slot.active && nr >= N) {
+    const float2* src = static_cast<const float2*>(raw) + static_cast<std::size_t>(slot.line) * nr + slot.tid;
+#pragma unroll
+    for (int q = 0; q < E; ++q) v[q] = fft::to_c32(__ldg(src + q * T));
+  } else {
+    steps::load_raw_line<N, SampleType::complex64>(v, raw, slot.line, nr, slot.tid, slot.active);
+  }
+  steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
+  steps::multiply_by_filter<N>(v, filter, slot.tid);
+  steps::conjugate(v);
+  steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
+  if (!slot.active) return;
+  float2* dst = out + static_cast<std::size_t>(slot.line) * out_pitch + slot.tid;
+  if (out_cols >= N) {
+#pragma unroll
+    for (int q = 0; q < E; ++q) dst[q * T] = fft::to_float2(fft::conj(v[q]));
+  } else {
+#pragma unroll
+    for (int q = 0; q < E; ++q)
+      if (slot.tid + q * T < out_cols) dst[q * T] = fft::to_float2(fft::conj(v[q]));
+  }
+}
+
+// ---- the same fusion on cuFFTDx ----
+template <int EPT, cufftdx::fft_direction Dir>
+using DxFft = decltype(cufftdx::Size<N>() + cufftdx::Precision<float>() + cufftdx::Type<cufftdx::fft_type::c2c>() +
+                       cufftdx::Direction<Dir>() + cufftdx::SM<900>() + cufftdx::Block() +
+                       cufftdx::ElementsPerThread<EPT>() + cufftdx::FFTsPerBlock<1>());
+template <class Fwd, class Inv>
+__global__ void __launch_bounds__(Fwd::max_threads_per_block)
+    dx_kernel(const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ filter) {
+  using complex_type = typename Fwd::value_type;
+  extern __shared__ __align__(alignof(float4)) unsigned char shared[];
+  constexpr unsigned stride = Fwd::stride;
+  const std::size_t line = blockIdx.x;
+  complex_type x[Fwd::storage_size];
+#pragma unroll
+  for (unsigned i = 0; i < Fwd::elements_per_thread; ++i) {
+    const float2 v = in[line * N + threadIdx.x + i * stride];
+    x[i] = complex_type{v.x, v.y};
+  }
+  Fwd().execute(x, shared);
+#pragma unroll
+  for (unsigned i = 0; i < Fwd::elements_per_thread; ++i) {
+    const float2 h = filter[threadIdx.x + i * stride];
+    x[i] = complex_type{x[i].x * h.x - x[i].y * h.y, x[i].x * h.y + x[i].y * h.x};
+  }
+  Inv().execute(x, shared);
+#pragma unroll
+  for (unsigned i = 0; i < Fwd::elements_per_thread; ++i)
+    out[line * N + threadIdx.x + i * stride] = make_float2(x[i].x, x[i].y);
+}
+
+// ---- host ----
+void fft_host(std::vector<std::complex<double>>& a, bool inverse) {
+  const int n = static_cast<int>(a.size());
+  for (int i = 1, j = 0; i < n; ++i) {
+    int bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(a[i], a[j]);
+  }
+  for (int len = 2; len <= n; len <<= 1) {
+    const double ang = 2 * M_PI / len * (inverse ? 1 : -1);
+    for (int i = 0; i < n; i += len)
+      for (int k = 0; k < len / 2; ++k) {
+        const std::complex<double> w = std::polar(1.0, ang * k);
+        const auto u = a[i + k], v = a[i + k + len / 2] * w;
+        a[i + k] = u + v;
+        a[i + k + len / 2] = u - v;
+      }
+  }
+}
+
+struct Timer {
+  cudaEvent_t a, b;
+  Timer() {
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+  }
+  template <class F>
+  double median_ms(F&& f, int reps = 50) {
+    for (int k = 0; k < 5; ++k) f();
+    std::vector<float> t;
+    for (int k = 0; k < reps; ++k) {
+      CK(cudaEventRecord(a));
+      f();
+      CK(cudaEventRecord(b));
+      CK(cudaEventSynchronize(b));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, a, b));
+      t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  }
+};
+
+int main() {
+  const std::size_t n = static_cast<std::size_t>(LINES) * N;
+  std::mt19937 rng(7);
+  std::normal_distribution<float> g;
+  std::vector<float2> x(n), h(N), tw(N);
+  for (auto& v : x) v = make_float2(g(rng), g(rng));
+  for (auto& v : h) v = make_float2(g(rng) / N, g(rng) / N);
+  for (int k = 0; k < N; ++k) tw[k] = make_float2(std::cos(-2 * M_PI * k / N), std::sin(-2 * M_PI * k / N));
+  float2 *dx, *dy, *dh, *dtw;
+  CK(cudaMalloc(&dx, n * 8));
+  CK(cudaMalloc(&dy, n * 8));
+  CK(cudaMalloc(&dh, N * 8));
+  CK(cudaMalloc(&dtw, N * 8));
+  CK(cudaMemcpy(dx, x.data(), n * 8, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(dh, h.data(), N * 8, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(dtw, tw.data(), N * 8, cudaMemcpyHostToDevice));
+  const int check_lines[] = {0, 1, 777, 2048, LINES - 1};
+  std::vector<std::vector<std::complex<double>>> ref;
+  for (int l : check_lines) {
+    std::vector<std::complex<double>> a(N);
+    for (int k = 0; k < N; ++k) a[k] = {x[l * N + k].x, x[l * N + k].y};
+    fft_host(a, false);
+    for (int k = 0; k < N; ++k) a[k] *= std::complex<double>(h[k].x, h[k].y);
+    fft_host(a, true);
+    ref.push_back(a);
+  }
+  auto check = [&](const char* name) {
+    std::vector<float2> y(n);
+    CK(cudaMemcpy(y.data(), dy, n * 8, cudaMemcpyDeviceToHost));
+    double e2 = 0, r2 = 0;
+    bool finite = true;
+    for (std::size_t k = 0; k < n; ++k) finite &= std::isfinite(y[k].x) && std::isfinite(y[k].y);
+    for (std::size_t i = 0; i < ref.size(); ++i)
+      for (int k = 0; k < N; ++k) {
+        const auto d = std::complex<double>(y[check_lines[i] * N + k].x, y[check_lines[i] * N + k].y) - ref[i][k];
+        e2 += std::norm(d);
+        r2 += std::norm(ref[i][k]);
+      }
+    const double e = std::sqrt(e2 / r2);
+    std::printf("  %-44s rel L2 vs float64 %.2e%s\n", name, e, finite && e < 1e-5 ? "" : "  ** WRONG **");
+  };
+  auto poison = [&] { CK(cudaMemset(dy, 0xff, n * 8)); };
+  Timer tm;
+  int sms = 0;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const double bytes = 2.0 * n * 8;
+  const double copy_ms = tm.median_ms([&] { CK(cudaMemcpyAsync(dy, dx, n * 8, cudaMemcpyDeviceToDevice)); });
+  std::printf("copy %zu MB device to device: %.4f ms (%.0f GB/s)\n", n * 8 >> 20, copy_ms, bytes / copy_ms / 1e6);
+  auto report = [&](const char* name, double ms) {
+    std::printf("%-46s %.4f ms  %.0f GB/s  %.0f %% of copy\n", name, ms, bytes / ms / 1e6, 100 * copy_ms / ms);
+  };
+
+  {  // the current fused kernel
+    const auto k = &range_compress_kernel<N, SampleType::complex64>;
+    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, BlockShape<N>::smem_bytes));
+    auto go = [&] {
+      k<<<LINES, dim3(T, 1), BlockShape<N>::smem_bytes>>>(dx, LINES, N, dh, dtw, dy, N, N);
+      CK(cudaGetLastError());
+    };
+    poison();
+    go();
+    CK(cudaDeviceSynchronize());
+    check("sarfuse fused (current)");
+    report("sarfuse fused (current)", tm.median_ms(go));
+  }
+  auto plain = [&]<int MinBlocks>(const char* name) {
+    const int smem = BlockShape<N>::smem_bytes;
+    const auto k = &rc_plain<MinBlocks>;
+    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, T, smem));
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, k));
+    char label[160];
+    std::snprintf(label, sizeof label, "%s (%d/SM, %d regs, %zu B local)", name, per_sm, fa.numRegs, fa.localSizeBytes);
+    auto go = [&] {
+      k<<<LINES, T, smem>>>(dx, dh, dtw, dy);
+      CK(cudaGetLastError());
+    };
+    poison();
+    go();
+    CK(cudaDeviceSynchronize());
+    check(label);
+    report(label, tm.median_ms(go));
+  };
+  plain.template operator()<3>("plain, 3 blocks of registers");
+  plain.template operator()<2>("plain, 2 blocks of registers");
+  plain.template operator()<1>("plain, 1 block of registers");
+  auto product = [&]<int MinBlocks, bool Prefetch>(const char* name) {
+    const int smem = BlockShape<N>::smem_bytes;
+    const auto k = &rc_product<MinBlocks, Prefetch>;
+    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, T, smem));
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, k));
+    char label[160];
+    std::snprintf(label, sizeof label, "%s (%d/SM, %d regs, %zu B local)", name, per_sm, fa.numRegs, fa.localSizeBytes);
+    auto go = [&] {
+      k<<<LINES, dim3(T, 1), smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
+      CK(cudaGetLastError());
+    };
+    poison();
+    go();
+    CK(cudaDeviceSynchronize());
+    check(label);
+    report(label, tm.median_ms(go));
+  };
+  product.template operator()<2, false>("product body, 2 blocks, no prefetch");
+  auto uniform = [&]<int MinBlocks>(const char* name, int nr, int out_cols) {
+    const int smem = BlockShape<N>::smem_bytes;
+    const auto k = &rc_uniform<MinBlocks>;
+    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, T, smem));
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, k));
+    char label[160];
+    std::snprintf(label, sizeof label, "%s (%d/SM, %d regs, %zu B local)", name, per_sm, fa.numRegs, fa.localSizeBytes);
+    auto go = [&] {
+      k<<<LINES, dim3(T, 1), smem>>>(dx, LINES, nr, dh, dtw, dy, out_cols, N);
+      CK(cudaGetLastError());
+    };
+    poison();
+    go();
+    CK(cudaDeviceSynchronize());
+    if (nr == N && out_cols == N) check(label);
+    report(label, tm.median_ms(go));
+  };
+  uniform.template operator()<2>("uniform fast paths, 2 blocks", N, N);
+  uniform.template operator()<3>("uniform fast paths, 3 blocks", N, N);
+  uniform.template operator()<2>("uniform, 2 blocks, padded (nr 4000, out 3000)", 4000, 3000);
+  auto persistent = [&]<bool Alias, int MinBlocks>(const char* name) {
+    constexpr int kSlot = (fft::smem_size(N) * 8 + 127) / 128 * 128;
+    const int smem = (Alias ? 2 : 3) * kSlot;
+    const auto k = &rc_persistent<Alias, MinBlocks>;
+    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, T, smem));
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, k));
+    char label[160];
+    std::snprintf(label, sizeof label, "%s (%d/SM, %d regs, %zu B local)", name, per_sm, fa.numRegs, fa.localSizeBytes);
+    auto go = [&] {
+      k<<<sms * per_sm, T, smem>>>(dx, LINES, dh, dtw, dy);
+      CK(cudaGetLastError());
+    };
+    poison();
+    go();
+    CK(cudaDeviceSynchronize());
+    check(label);
+    report(label, tm.median_ms(go));
+  };
+  persistent.template operator()<false, 2>("persistent, bulk prefetch, own exchange");
+  auto dx_run = [&]<int EPT>() {
+    using Fwd = DxFft<EPT, cufftdx::fft_direction::forward>;
+    using Inv = DxFft<EPT, cufftdx::fft_direction::inverse>;
+    const unsigned shared = std::max(Fwd::shared_memory_size, Inv::shared_memory_size);
+    const auto k = &dx_kernel<Fwd, Inv>;
+    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, k));
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, Fwd::block_dim.x, shared));
+    char label[160];
+    std::snprintf(label, sizeof label, "cuFFTDx %u thr x %d (%d/SM, %d regs)", Fwd::block_dim.x, EPT, per_sm, fa.numRegs);
+    auto go = [&] {
+      k<<<LINES, Fwd::block_dim, shared>>>(dx, dy, dh);
+      CK(cudaGetLastError());
+    };
+    poison();
+    go();
+    CK(cudaDeviceSynchronize());
+    check(label);
+    report(label, tm.median_ms(go));
+  };
+  dx_run.template operator()<16>();
+  {
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, &range_compress_kernel<N, SampleType::complex64>));
+    std::printf("current fused kernel: %d regs, %zu B local\n", fa.numRegs, fa.localSizeBytes);
+  }
+  return 0;
+}

@@ -1,0 +1,19 @@
+#!/bin/sh
+# This stop's device run: the whole test suite's GPU, CLI and integration binaries, then the range
+# compression bench (circular, every peer) per size and the whole RDA at 4096 x 4096.
+set -u
+OUT=${OUT:-/tmp/out}
+mkdir -p /tmp/sf && tar -C /tmp/sf -xJf .devbundle/bundle.tar.xz
+export LD_LIBRARY_PATH=/tmp/sf/lib:/usr/local/cuda/lib64
+export SARFUSE_TEST_SOURCE=$(pwd) SARFUSE_TEST_CLI=/tmp/sf/bin/sarfuse
+for t in gpu; do
+  /tmp/sf/bin/sarfuse_${t}_tests > /tmp/$t.log 2>&1
+  echo "$t rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' /tmp/$t.log | tr '\n' ' ')" >> $OUT/tests.txt
+  grep -E "^\[  FAILED|Failure" -A4 /tmp/$t.log | head -40 >> $OUT/tests.txt
+done
+for size in 4096x2048 4096x4096 4096x8192 8192x16384; do
+  /tmp/sf/bin/sarfuse bench --backend cuda --size $size --range-mode-circular --repeats 50 >> $OUT/bench.txt 2>&1
+done
+/tmp/sf/bin/sarfuse bench --backend cuda --size 4096x4096 --repeats 50 >> $OUT/bench.txt 2>&1
+cat $OUT/tests.txt
+grep -E "range compression|fused|cuFFTDx|VkFFT|careful|total|sarfuse bench" $OUT/bench.txt | head -80
