@@ -1,5 +1,6 @@
 #include "cpu/azimuth_fft.hpp"
 
+#include "core/simd_clones.hpp"
 #include "sarfuse/interrupt.hpp"
 
 namespace sarfuse::cpu {
@@ -26,7 +27,7 @@ AzimuthFft<T>::AzimuthFft(core::FftDirection direction, FftPlanning planning, Sc
 }
 
 template <class T>
-void AzimuthFft<T>::run(SceneRows<T>& scene, std::size_t ncols, const SlcRows* out) const {
+SARFUSE_SIMD_CLONES void AzimuthFft<T>::run(SceneRows<T>& scene, std::size_t ncols, const SlcRows* out) const {
   constexpr std::size_t kBlock = SceneRows<T>::kBlock;
   const std::size_t lines = scene.lines;
   const std::size_t nblocks = (ncols + kBlock - 1) / kBlock;

@@ -4,6 +4,7 @@
 
 #include "core/filters.hpp"
 #include "core/raw_rows.hpp"
+#include "core/simd_clones.hpp"
 #include "sarfuse/interrupt.hpp"
 
 namespace sarfuse::cpu {
@@ -19,7 +20,7 @@ RangeCompression<T>::RangeCompression(const RadarParams& radar, const FocusOptio
 }
 
 template <class T>
-void RangeCompression<T>::run(const RawView& raw, SceneRows<T>& scene) const {
+SARFUSE_SIMD_CLONES void RangeCompression<T>::run(const RawView& raw, SceneRows<T>& scene) const {
   const std::size_t nfft = scene.nfft;
 #pragma omp parallel for num_threads(scene.threads) schedule(static)
   for (std::size_t i = 0; i < scene.lines; ++i) {
