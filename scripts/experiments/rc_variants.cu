@@ -1,9 +1,12 @@
 // Experiment (issue 20): range compression of 4096 lines of 4096 points, circular, as variants of the
-// fused kernel, against a cuFFTDx kernel of the same fusion, in one process; every output checked
-// against a float64 FFT on the host. Built here (no GPU needed), run on the GPU machine:
+// fused kernel, against the bench's cuFFTDx kernel of the same fusion, in one process; every output
+// checked against a float64 FFT on the host. Built here (no GPU needed), run on the GPU machine:
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src -I .deps/mathdx-25.6.0/mathdx/include \
 //     -I .deps/mathdx-25.6.0/mathdx/external/cutlass/include --expt-relaxed-constexpr \
-//     scripts/experiments/rc_variants.cu -o rc_variants
+//     -DSARFUSE_HAVE_CUFFTDX=1 -DSARFUSE_CUFFTDX_SM=900 scripts/experiments/rc_variants.cu \
+//     src/bench/cufftdx_range.cu -o rc_variants
+// (docs/bench/range_compression/variants_run*.txt came from this file at commit a976455,
+// with its own copy of that kernel and its variants launched one by one.)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -13,8 +16,7 @@
 #include <random>
 #include <vector>
 
-#include <cufftdx.hpp>
-
+#include "bench/cufftdx_range.hpp"
 #include "cuda/range_pass_kernels.cuh"
 
 #define CK(x)                                                                                  \
@@ -166,36 +168,6 @@ __global__ void __launch_bounds__(T, MinBlocks)
   }
 }
 
-// ---- the same fusion on cuFFTDx ----
-template <int EPT, cufftdx::fft_direction Dir>
-using DxFft = decltype(cufftdx::Size<N>() + cufftdx::Precision<float>() + cufftdx::Type<cufftdx::fft_type::c2c>() +
-                       cufftdx::Direction<Dir>() + cufftdx::SM<900>() + cufftdx::Block() +
-                       cufftdx::ElementsPerThread<EPT>() + cufftdx::FFTsPerBlock<1>());
-template <class Fwd, class Inv>
-__global__ void __launch_bounds__(Fwd::max_threads_per_block)
-    dx_kernel(const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ filter) {
-  using complex_type = typename Fwd::value_type;
-  extern __shared__ __align__(alignof(float4)) unsigned char shared[];
-  constexpr unsigned stride = Fwd::stride;
-  const std::size_t line = blockIdx.x;
-  complex_type x[Fwd::storage_size];
-#pragma unroll
-  for (unsigned i = 0; i < Fwd::elements_per_thread; ++i) {
-    const float2 v = in[line * N + threadIdx.x + i * stride];
-    x[i] = complex_type{v.x, v.y};
-  }
-  Fwd().execute(x, shared);
-#pragma unroll
-  for (unsigned i = 0; i < Fwd::elements_per_thread; ++i) {
-    const float2 h = filter[threadIdx.x + i * stride];
-    x[i] = complex_type{x[i].x * h.x - x[i].y * h.y, x[i].x * h.y + x[i].y * h.x};
-  }
-  Inv().execute(x, shared);
-#pragma unroll
-  for (unsigned i = 0; i < Fwd::elements_per_thread; ++i)
-    out[line * N + threadIdx.x + i * stride] = make_float2(x[i].x, x[i].y);
-}
-
 // ---- host ----
 void fft_host(std::vector<std::complex<double>>& a, bool inverse) {
   const int n = static_cast<int>(a.size());
@@ -293,135 +265,67 @@ int main() {
     std::printf("%-46s %.4f ms  %.0f GB/s  %.0f %% of copy\n", name, ms, bytes / ms / 1e6, 100 * copy_ms / ms);
   };
 
-  {  // the current fused kernel
-    const auto k = &range_compress_kernel<N, SampleType::complex64>;
-    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, BlockShape<N>::smem_bytes));
-    auto go = [&] {
-      k<<<LINES, dim3(T, 1), BlockShape<N>::smem_bytes>>>(dx, LINES, N, dh, dtw, dy, N, N);
-      CK(cudaGetLastError());
-    };
-    poison();
-    go();
-    CK(cudaDeviceSynchronize());
-    check("sarfuse fused (current)");
-    report("sarfuse fused (current)", tm.median_ms(go));
-  }
-  auto plain = [&]<int MinBlocks>(const char* name) {
-    const int smem = BlockShape<N>::smem_bytes;
-    const auto k = &rc_plain<MinBlocks>;
-    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  // Times a kernel launched `go` after checking its poisoned output (when the output is the reference's).
+  auto measure = [&](const void* kernel, int smem, int threads, bool blocks_per_sm_grid, const char* name,
+                     auto&& launch, bool checked = true) {
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, T, smem));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
     cudaFuncAttributes fa;
-    CK(cudaFuncGetAttributes(&fa, k));
+    CK(cudaFuncGetAttributes(&fa, kernel));
     char label[160];
     std::snprintf(label, sizeof label, "%s (%d/SM, %d regs, %zu B local)", name, per_sm, fa.numRegs, fa.localSizeBytes);
+    const unsigned grid = blocks_per_sm_grid ? static_cast<unsigned>(sms * per_sm) : LINES;
     auto go = [&] {
-      k<<<LINES, T, smem>>>(dx, dh, dtw, dy);
+      launch(grid);
       CK(cudaGetLastError());
     };
     poison();
     go();
     CK(cudaDeviceSynchronize());
-    check(label);
+    if (checked) check(label);
     report(label, tm.median_ms(go));
+  };
+  const int row_smem = BlockShape<N>::smem_bytes;
+  measure(reinterpret_cast<const void*>(&range_compress_kernel<N, SampleType::complex64, true>), row_smem, T, false,
+          "sarfuse fused (whole lines)", [&](unsigned g) {
+            range_compress_kernel<N, SampleType::complex64, true><<<g, dim3(T, 1), row_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
+          });
+  measure(reinterpret_cast<const void*>(&range_compress_kernel<N, SampleType::complex64, false>), row_smem, T, false,
+          "sarfuse fused (predicated)", [&](unsigned g) {
+            range_compress_kernel<N, SampleType::complex64, false><<<g, dim3(T, 1), row_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
+          });
+  auto plain = [&]<int MinBlocks>(const char* name) {
+    measure(reinterpret_cast<const void*>(&rc_plain<MinBlocks>), row_smem, T, false, name,
+            [&](unsigned g) { rc_plain<MinBlocks><<<g, T, row_smem>>>(dx, dh, dtw, dy); });
   };
   plain.template operator()<3>("plain, 3 blocks of registers");
   plain.template operator()<2>("plain, 2 blocks of registers");
-  plain.template operator()<1>("plain, 1 block of registers");
   auto product = [&]<int MinBlocks, bool Prefetch>(const char* name) {
-    const int smem = BlockShape<N>::smem_bytes;
-    const auto k = &rc_product<MinBlocks, Prefetch>;
-    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, T, smem));
-    cudaFuncAttributes fa;
-    CK(cudaFuncGetAttributes(&fa, k));
-    char label[160];
-    std::snprintf(label, sizeof label, "%s (%d/SM, %d regs, %zu B local)", name, per_sm, fa.numRegs, fa.localSizeBytes);
-    auto go = [&] {
-      k<<<LINES, dim3(T, 1), smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
-      CK(cudaGetLastError());
-    };
-    poison();
-    go();
-    CK(cudaDeviceSynchronize());
-    check(label);
-    report(label, tm.median_ms(go));
+    measure(reinterpret_cast<const void*>(&rc_product<MinBlocks, Prefetch>), row_smem, T, false, name, [&](unsigned g) {
+      rc_product<MinBlocks, Prefetch><<<g, dim3(T, 1), row_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
+    });
   };
+  product.template operator()<3, true>("product body, 3 blocks, L2 prefetch");
   product.template operator()<2, false>("product body, 2 blocks, no prefetch");
   auto uniform = [&]<int MinBlocks>(const char* name, int nr, int out_cols) {
-    const int smem = BlockShape<N>::smem_bytes;
-    const auto k = &rc_uniform<MinBlocks>;
-    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, T, smem));
-    cudaFuncAttributes fa;
-    CK(cudaFuncGetAttributes(&fa, k));
-    char label[160];
-    std::snprintf(label, sizeof label, "%s (%d/SM, %d regs, %zu B local)", name, per_sm, fa.numRegs, fa.localSizeBytes);
-    auto go = [&] {
-      k<<<LINES, dim3(T, 1), smem>>>(dx, LINES, nr, dh, dtw, dy, out_cols, N);
-      CK(cudaGetLastError());
-    };
-    poison();
-    go();
-    CK(cudaDeviceSynchronize());
-    if (nr == N && out_cols == N) check(label);
-    report(label, tm.median_ms(go));
+    measure(reinterpret_cast<const void*>(&rc_uniform<MinBlocks>), row_smem, T, false, name, [&](unsigned g) {
+      rc_uniform<MinBlocks><<<g, dim3(T, 1), row_smem>>>(dx, LINES, nr, dh, dtw, dy, out_cols, N);
+    }, nr == N && out_cols == N);
   };
   uniform.template operator()<2>("uniform fast paths, 2 blocks", N, N);
-  uniform.template operator()<3>("uniform fast paths, 3 blocks", N, N);
   uniform.template operator()<2>("uniform, 2 blocks, padded (nr 4000, out 3000)", 4000, 3000);
-  auto persistent = [&]<bool Alias, int MinBlocks>(const char* name) {
-    constexpr int kSlot = (fft::smem_size(N) * 8 + 127) / 128 * 128;
-    const int smem = (Alias ? 2 : 3) * kSlot;
-    const auto k = &rc_persistent<Alias, MinBlocks>;
-    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, T, smem));
-    cudaFuncAttributes fa;
-    CK(cudaFuncGetAttributes(&fa, k));
-    char label[160];
-    std::snprintf(label, sizeof label, "%s (%d/SM, %d regs, %zu B local)", name, per_sm, fa.numRegs, fa.localSizeBytes);
-    auto go = [&] {
-      k<<<sms * per_sm, T, smem>>>(dx, LINES, dh, dtw, dy);
-      CK(cudaGetLastError());
-    };
+  constexpr int kSlot = (fft::smem_size(N) * 8 + 127) / 128 * 128;
+  measure(reinterpret_cast<const void*>(&rc_persistent<false, 2>), 3 * kSlot, T, true,
+          "persistent, bulk prefetch, own exchange",
+          [&](unsigned g) { rc_persistent<false, 2><<<g, T, 3 * kSlot>>>(dx, LINES, dh, dtw, dy); });
+  for (const bench::CufftdxRange& c : bench::cufftdx_range_configs(N)) {
     poison();
-    go();
+    c.run(dx, dy, dh, LINES, nullptr);
     CK(cudaDeviceSynchronize());
-    check(label);
-    report(label, tm.median_ms(go));
-  };
-  persistent.template operator()<false, 2>("persistent, bulk prefetch, own exchange");
-  auto dx_run = [&]<int EPT>() {
-    using Fwd = DxFft<EPT, cufftdx::fft_direction::forward>;
-    using Inv = DxFft<EPT, cufftdx::fft_direction::inverse>;
-    const unsigned shared = std::max(Fwd::shared_memory_size, Inv::shared_memory_size);
-    const auto k = &dx_kernel<Fwd, Inv>;
-    CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
-    cudaFuncAttributes fa;
-    CK(cudaFuncGetAttributes(&fa, k));
-    int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, Fwd::block_dim.x, shared));
-    char label[160];
-    std::snprintf(label, sizeof label, "cuFFTDx %u thr x %d (%d/SM, %d regs)", Fwd::block_dim.x, EPT, per_sm, fa.numRegs);
-    auto go = [&] {
-      k<<<LINES, Fwd::block_dim, shared>>>(dx, dy, dh);
-      CK(cudaGetLastError());
-    };
-    poison();
-    go();
-    CK(cudaDeviceSynchronize());
-    check(label);
-    report(label, tm.median_ms(go));
-  };
-  dx_run.template operator()<16>();
-  {
-    cudaFuncAttributes fa;
-    CK(cudaFuncGetAttributes(&fa, &range_compress_kernel<N, SampleType::complex64>));
-    std::printf("current fused kernel: %d regs, %zu B local\n", fa.numRegs, fa.localSizeBytes);
+    const std::string label = "cuFFTDx " + c.config;
+    check(label.c_str());
+    report(label.c_str(), tm.median_ms([&] { c.run(dx, dy, dh, LINES, nullptr); }));
   }
   return 0;
 }

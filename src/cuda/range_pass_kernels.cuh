@@ -33,8 +33,9 @@ using fft::BlockShape;
 using fft::C32;
 
 // The fused kernel keeps two FFTs' worth of live state: 128 registers a thread (two 256-thread blocks
-// per multiprocessor; one block of 512+ threads) rather than spilling. At 3 blocks of 80 registers it
-// spilled ~280 bytes a thread and took 1.8x as long (docs/performance.md).
+// per multiprocessor; one block of 512+ threads) rather than spilling; at 3 blocks of 80 registers it
+// spilled ~280 bytes a thread and took 1.8x as long. The one-FFT passes below do not spill at
+// BlockShape's budget and were slower at this one (docs/performance.md).
 template <int N>
 constexpr int fused_min_blocks = BlockShape<N>::threads * BlockShape<N>::lines >= 512 ? 1 : 2;
 
