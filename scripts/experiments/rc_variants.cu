@@ -5,8 +5,8 @@
 //     -I .deps/mathdx-25.6.0/mathdx/external/cutlass/include --expt-relaxed-constexpr \
 //     -DSARFUSE_HAVE_CUFFTDX=1 -DSARFUSE_CUFFTDX_SM=900 scripts/experiments/rc_variants.cu \
 //     src/bench/cufftdx_range.cu -o rc_variants
-// (docs/bench/range_compression/variants_run*.txt came from this file at commit a976455,
-// with its own copy of that kernel and its variants launched one by one.)
+// (docs/bench/range_compression/variants_run1..3.txt came from this file at commit a976455,
+// with its own copy of that kernel and its variants launched one by one; variants_run4.txt from this one.)
 #include <cuda_runtime.h>
 
 #include <algorithm>
