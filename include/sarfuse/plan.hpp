@@ -137,8 +137,8 @@ class Plan {
   // samples()) as complex64 or complex32 (IEEE half pairs rounded to nearest even: the bits the
   // product writers' encoding gives). CUDA plans convert on the device and copy only those rows to
   // the host (a linear block keeps about 2/3 of its rows; complex32 halves the bytes again); CPU plans
-  // refuse it (their focus() writes the SLC in place, nothing to copy). cint16 is refused: its scale
-  // belongs to the product (the writer's).
+  // store only those rows in their last step, complex64 only (complex32 refused: the product writer
+  // encodes). cint16 is refused: its scale belongs to the product (the writer's).
   void focus_rows(const RawView& raw, RowSpan rows, SampleFormat format, void* out);
 
   std::size_t lines() const;

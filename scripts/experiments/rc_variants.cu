@@ -34,6 +34,15 @@ using fft::C32;
 
 constexpr int N = 4096, E = 16, T = N / E, LINES = 4096;
 
+// FFT, x H, conj, FFT: the fused kernel's compute on a line held as v (the caller stores conj(v)).
+__device__ __forceinline__ void compress_line(C32 (&v)[E], C32* s, const float2* __restrict__ filter,
+                                              const float2* __restrict__ tw, int tid) {
+  steps::Fp32Butterflies::forward<N, E>(v, s, tw, tid);
+  steps::multiply_by_filter<N>(v, filter, tid);
+  steps::conjugate(v);
+  steps::Fp32Butterflies::forward<N, E>(v, s, tw, tid);
+}
+
 // ---- variant: persistent blocks, the next line fetched into shared memory by a bulk copy (TMA) ----
 __device__ __forceinline__ unsigned smem_addr(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
 __device__ __forceinline__ void bar_init(unsigned long long* b) {
@@ -83,10 +92,7 @@ __global__ void __launch_bounds__(T, MinBlocks)
 #pragma unroll
     for (int q = 0; q < E; ++q) v[q] = fft::to_c32(cur[tid + q * T]);
     C32* s = Alias ? reinterpret_cast<C32*>(cur) : own;
-    steps::Fp32Butterflies::forward<N, E>(v, s, tw, tid);
-    steps::multiply_by_filter<N>(v, filter, tid);
-    steps::conjugate(v);
-    steps::Fp32Butterflies::forward<N, E>(v, s, tw, tid);
+    compress_line(v, s, filter, tw, tid);
     float2* dst = out + static_cast<std::size_t>(line) * N;
 #pragma unroll
     for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
@@ -103,10 +109,7 @@ __global__ void __launch_bounds__(T, MinBlocks)
   C32 v[E];
 #pragma unroll
   for (int q = 0; q < E; ++q) v[q] = fft::to_c32(__ldg(raw + static_cast<std::size_t>(line) * N + tid + q * T));
-  steps::Fp32Butterflies::forward<N, E>(v, smem, tw, tid);
-  steps::multiply_by_filter<N>(v, filter, tid);
-  steps::conjugate(v);
-  steps::Fp32Butterflies::forward<N, E>(v, smem, tw, tid);
+  compress_line(v, smem, filter, tw, tid);
   float2* dst = out + static_cast<std::size_t>(line) * N;
 #pragma unroll
   for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
@@ -124,10 +127,7 @@ __global__ void __launch_bounds__(T, MinBlocks)
   steps::load_raw_line<N, SampleType::complex64>(v, raw, slot.line, nr, slot.tid, slot.active);
   if constexpr (Prefetch)
     steps::prefetch_ahead_l2<N>(raw, slot.line, lines, static_cast<std::size_t>(nr) * sizeof(float2), slot.tid);
-  steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
-  steps::multiply_by_filter<N>(v, filter, slot.tid);
-  steps::conjugate(v);
-  steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
+  compress_line(v, slot.s, filter, tw, slot.tid);
   if (!slot.active) return;
 #pragma unroll
   for (int q = 0; q < E; ++q) {
@@ -152,10 +152,7 @@ __global__ void __launch_bounds__(T, MinBlocks)
   } else {
     steps::load_raw_line<N, SampleType::complex64>(v, raw, slot.line, nr, slot.tid, slot.active);
   }
-  steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
-  steps::multiply_by_filter<N>(v, filter, slot.tid);
-  steps::conjugate(v);
-  steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
+  compress_line(v, slot.s, filter, tw, slot.tid);
   if (!slot.active) return;
   float2* dst = out + static_cast<std::size_t>(slot.line) * out_pitch + slot.tid;
   if (out_cols >= N) {

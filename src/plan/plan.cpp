@@ -19,11 +19,6 @@ void PlanImpl::focus_on_device(const RawView&, std::complex<float>*) {
               " backend)");
 }
 
-void PlanImpl::focus_rows(const RawView&, RowSpan, SampleFormat, void*) {
-  throw Error(std::string("focus_rows: a CUDA plan's call (this plan runs on the ") + to_string(backend) +
-              " backend: focus() writes its SLC in place)");
-}
-
 void Plan::focus(const RawView& raw, ComplexImage& slc) { impl_->focus(raw, slc); }
 void Plan::focus_rows(const RawView& raw, RowSpan rows, SampleFormat format, void* out) {
   if (rows.count == 0 || rows.count > impl_->lines || rows.first >= impl_->lines)

@@ -11,7 +11,7 @@ class PlanImpl {
   virtual ~PlanImpl() = default;
   virtual void focus(const RawView& raw, ComplexImage& slc) = 0;
   virtual void focus_on_device(const RawView&, std::complex<float>*);  // default: refused (plan.cpp)
-  virtual void focus_rows(const RawView&, RowSpan, SampleFormat, void*);  // default: refused (plan.cpp)
+  virtual void focus_rows(const RawView& raw, RowSpan rows, SampleFormat format, void* out) = 0;
   virtual void pin_host(void*, std::size_t) {}
   virtual void unpin_host(void*) {}
 
