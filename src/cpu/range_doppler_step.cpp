@@ -42,9 +42,8 @@ struct SincSum {
       return {acc[0] + acc[2], acc[1] + acc[3]};
     }
   }
-  // Taps > 0: the kernel length at compile time (the default 8, unrolled); 0: `taps` at run time. 2
-  // taps must be a multiple of kLanes (taps is even, so 8-tap multiples for float; else the loop
-  // below runs the tail scalar).
+  // Taps > 0: the kernel length at compile time (the default 8, unrolled); 0: `taps` at run time.
+  // Whole vectors first; what is left (float with taps not a multiple of 4) one sample at a time.
   template <int Taps>
   static cplx interpolate(const cplx* x, const T* row, T t, int taps) {
     const int n2 = 2 * (Taps > 0 ? Taps : taps);

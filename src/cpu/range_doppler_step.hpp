@@ -13,7 +13,6 @@ namespace sarfuse::cpu {
 template <class T>
 class RangeDopplerStep {
  public:
-  static constexpr int kMaxTaps = 32;  // make_plan's bound on --rcmc-taps
   RangeDopplerStep(const RadarParams& radar, const FocusOptions& options, SceneRows<T>& scene);
   void run(SceneRows<T>& scene) const;
   const std::string& note() const { return azimuth_.note; }

@@ -88,6 +88,19 @@ TEST_F(SimScene, Fp32MatchesFp64Reference) {
   EXPECT_GT(e, 0.0) << "fp32 and fp64 paths are expected to differ by rounding";
 }
 
+// The RCMC interpolation's vector loop with a tail (2, 6 taps: not whole 32-byte vectors in fp32) and
+// with several vectors (16 taps): fp32 against fp64 at the same tap count.
+TEST_F(SimScene, OtherRcmcTapCountsMatchFp64) {
+  for (const int taps : {2, 6, 16}) {
+    FocusOptions o32, o64;
+    o32.rcmc_taps = o64.rcmc_taps = taps;
+    o64.precision = Precision::fp64;
+    const double e = relative_l2(focus(scene->radar, *raw, o32), focus(scene->radar, *raw, o64));
+    EXPECT_LT(e, 1e-5) << taps << " taps";
+    EXPECT_GT(e, 0.0) << taps << " taps";
+  }
+}
+
 TEST_F(SimScene, KaiserRangeWindowLowersTheSidelobes) {
   FocusOptions o;
   o.range_window = Window::parse("kaiser:2.5");
