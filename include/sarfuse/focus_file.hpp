@@ -97,6 +97,9 @@ struct FocusReport {
   // rows each block keeps cross to the host, complex64) or "kept rows, complex32" (converted on the
   // GPU: the writer has nothing to encode).
   std::string slc_transfer;
+  // How the raw lines reach the plan: "mapped" (one block of the file's own samples on the CPU: read
+  // where the page cache holds them, no copy) or "read" (into block buffers).
+  std::string input_access;
   std::optional<DopplerEstimate> doppler;
   std::pair<std::size_t, std::size_t> doppler_lines;
   CorrectionStats corrections;  // the raw lines it was estimated on

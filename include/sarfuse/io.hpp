@@ -32,6 +32,19 @@ class RawFile {
   // Lines [first, first + count) in their on-disk sample type into dst (count x samples x
   // bytes_per_sample); rejects NaN/Inf samples, naming the file and the sample.
   virtual void read(std::size_t first, std::size_t count, void* dst) = 0;
+  // Every line of the file as it lies on disk, mapped read-only instead of copied, between
+  // zero_before and zero_after lines of zeros: one view of zero_before + lines() + zero_after lines at
+  // lines(), checked like read(). Null where the file's lines cannot be mapped as they are (only a
+  // plain .npy can). The file must not shrink while mapped.
+  class Mapping {
+   public:
+    virtual ~Mapping() = default;
+    const std::byte* lines() const { return lines_; }
+
+   protected:
+    const std::byte* lines_ = nullptr;
+  };
+  virtual std::unique_ptr<Mapping> map_padded(std::size_t zero_before, std::size_t zero_after);
 
  protected:
   SampleType type_ = SampleType::complex64;

@@ -1,5 +1,7 @@
 // Dispatch of raw readers by file extension, sample checks, file descriptions.
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -96,6 +98,7 @@ class NpyRawFile final : public RawFile {
   ~NpyRawFile() override { ::close(fd_); }
   NpyRawFile(const NpyRawFile&) = delete;
   NpyRawFile& operator=(const NpyRawFile&) = delete;
+  std::unique_ptr<Mapping> map_padded(std::size_t zero_before, std::size_t zero_after) override;
   void read(std::size_t first, std::size_t count, void* dst) override {
     if (first + count > lines_) throw Error(path_ + ": lines " + std::to_string(first) + "+" + std::to_string(count) + " beyond the file");
     const std::size_t row = samples_ * bytes_per_sample(type_);
@@ -115,6 +118,76 @@ class NpyRawFile final : public RawFile {
   int fd_ = -1;
   std::uint64_t offset_ = 0;
 };
+
+// One reservation of zero pages holding the file's pages at the right place: the zero lines ahead and
+// behind are anonymous pages never written (the kernel's zero page), the lines the file's page cache.
+class PaddedMapping final : public RawFile::Mapping {
+ public:
+  PaddedMapping(int fd, std::uint64_t data_offset, std::size_t data_bytes, std::size_t before_bytes,
+                std::size_t after_bytes, const std::string& path) {
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t in_page = static_cast<std::size_t>(data_offset % page);
+    auto up = [page](std::size_t n) { return (n + page - 1) / page * page; };
+    const std::size_t ahead = up(before_bytes + in_page);  // anonymous bytes before the file's first page
+    const std::size_t file_bytes = up(in_page + data_bytes);
+    size_ = ahead + file_bytes + up(after_bytes);
+    void* r = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (r == MAP_FAILED) throw FileError(path + ": cannot reserve address space to map it: " + std::strerror(errno));
+    base_ = static_cast<std::byte*>(r);
+    std::byte* file_page = base_ + ahead;
+    // Read-only: a private writable mapping would be copied page by page when populated.
+    if (::mmap(file_page, file_bytes, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd,
+               static_cast<off_t>(data_offset - in_page)) == MAP_FAILED) {
+      const int e = errno;
+      ::munmap(base_, size_);
+      throw FileError(path + ": cannot map it: " + std::strerror(e));
+    }
+    ::madvise(file_page, file_bytes, MADV_SEQUENTIAL);
+    // The file's bytes that share a page with the lines but are not lines (the header before them,
+    // anything after them) become zeros where the view shows them: those pages copied, once.
+    auto zero = [&](std::byte* from, std::size_t n) {
+      if (n == 0) return;
+      std::byte* first_page = base_ + static_cast<std::size_t>(from - base_) / page * page;
+      const std::size_t len = up(static_cast<std::size_t>(from + n - first_page));
+      if (::mprotect(first_page, len, PROT_READ | PROT_WRITE) != 0) {
+        const int e = errno;
+        ::munmap(base_, size_);
+        throw FileError(path + ": cannot clear the mapped header: " + std::strerror(e));
+      }
+      std::memset(from, 0, n);
+      ::mprotect(first_page, len, PROT_READ);
+    };
+    std::byte* data = file_page + in_page;
+    if (before_bytes) zero(file_page, in_page);
+    struct stat st {};
+    const std::size_t data_end = static_cast<std::size_t>(data_offset) + data_bytes;
+    if (after_bytes && ::fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) > data_end)
+      zero(data + data_bytes, std::min(file_bytes - in_page - data_bytes, static_cast<std::size_t>(st.st_size) - data_end));
+    lines_ = data - before_bytes;
+  }
+  ~PaddedMapping() override { ::munmap(base_, size_); }
+  PaddedMapping(const PaddedMapping&) = delete;
+  PaddedMapping& operator=(const PaddedMapping&) = delete;
+
+ private:
+  std::byte* base_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+std::unique_ptr<RawFile::Mapping> NpyRawFile::map_padded(std::size_t zero_before, std::size_t zero_after) {
+  const std::size_t row = samples_ * bytes_per_sample(type_);
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || static_cast<std::uint64_t>(st.st_size) < offset_ + lines_ * row)
+    return nullptr;  // short: read() names where it ends
+  auto m = std::make_unique<PaddedMapping>(fd_, offset_, lines_ * row, zero_before * row, zero_after * row, path_);
+  constexpr std::size_t kCheckLines = 256;  // a stop request is seen within one
+  for (std::size_t first = 0; first < lines_; first += kCheckLines) {
+    throw_if_interrupted();
+    const std::size_t count = std::min(kCheckLines, lines_ - first);
+    check_finite(type_, m->lines() + (zero_before + first) * row, first, count, samples_, path_);
+  }
+  return m;
+}
 
 class MemoryRawFile final : public RawFile {
  public:
@@ -150,6 +223,8 @@ RawData read_raw(const std::string& path, const std::string& var) {
   check_finite(raw.type, raw.bytes.data(), 0, raw.lines, raw.samples, path);
   return raw;
 }
+
+std::unique_ptr<RawFile::Mapping> RawFile::map_padded(std::size_t, std::size_t) { return nullptr; }
 
 std::unique_ptr<RawFile> RawFile::open(const std::string& path, const std::string& var) {
   if (extension(path) == ".npy") {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/simd_clones.hpp"
 #include "core/threads.hpp"
 #include "io/sample_encoding.hpp"
 #include "sarfuse/error.hpp"
@@ -75,39 +76,75 @@ void ProductRows::add_counted(const PowerSums& sums, std::size_t count) {
   written_ += count;
 }
 
-PowerSums power_sums(const std::complex<float>* samples, std::size_t n, int threads) {
+namespace {
+
+// Sums of |z|^2, |z|^4 and the peak over I/Q pairs, in kLanes independent accumulators: one chain of
+// additions would wait on each add's latency and cannot be vectorised (FP addition does not reorder).
+struct PowerLanes {
+  static constexpr std::size_t kLanes = 8;
+  double power[kLanes] = {}, power2[kLanes] = {}, peak[kLanes] = {};
+
+  SARFUSE_SIMD_CLONES void add(const float* iq, std::size_t n) {
+    std::size_t k = 0;
+    for (; k + kLanes <= n; k += kLanes)
+      for (std::size_t l = 0; l < kLanes; ++l) lane(l, iq[2 * (k + l)], iq[2 * (k + l) + 1]);
+    for (std::size_t l = 0; k < n; ++k, ++l) lane(l, iq[2 * k], iq[2 * k + 1]);
+  }
+  void lane(std::size_t l, double x, double y) {
+    const double q = x * x + y * y;
+    power[l] += q;
+    power2[l] += q * q;
+    peak[l] = peak[l] > q ? peak[l] : q;
+  }
+  PowerSums total() const {
+    PowerSums s;
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      s.power += power[l];
+      s.power2 += power2[l];
+      s.peak = std::max(s.peak, peak[l]);
+    }
+    return s;
+  }
+};
+
+constexpr std::size_t kPiece = 4096;  // samples a thread takes at a time (complex32: decoded on the stack)
+
+// The n samples in pieces over the threads; add_piece(from, count, lanes) adds one piece.
+template <class AddPiece>
+PowerSums power_sums_in_pieces(std::size_t n, int threads, AddPiece add_piece) {
+  const long pieces = static_cast<long>((n + kPiece - 1) / kPiece);
   double power = 0, power2 = 0, peak = 0;
-  const long m = static_cast<long>(n);
-#pragma omp parallel for num_threads(core::resolve_threads(threads)) schedule(static) \
-    reduction(+ : power, power2) reduction(max : peak)
-  for (long k = 0; k < m; ++k) {
-    const double q = std::norm(std::complex<double>(samples[k]));
-    power += q;
-    power2 += q * q;
-    peak = std::max(peak, q);
+#pragma omp parallel num_threads(core::resolve_threads(threads)) reduction(+ : power, power2) reduction(max : peak)
+  {
+    PowerLanes lanes;
+#pragma omp for schedule(static)
+    for (long p = 0; p < pieces; ++p) {
+      const std::size_t from = static_cast<std::size_t>(p) * kPiece;
+      add_piece(from, std::min(kPiece, n - from), lanes);
+    }
+    const PowerSums t = lanes.total();
+    power += t.power;
+    power2 += t.power2;
+    peak = std::max(peak, t.peak);
   }
   return {power, power2, peak};
 }
 
+}  // namespace
+
+PowerSums power_sums(const std::complex<float>* samples, std::size_t n, int threads) {
+  const float* iq = reinterpret_cast<const float*>(samples);
+  return power_sums_in_pieces(n, threads, [iq](std::size_t from, std::size_t count, PowerLanes& lanes) {
+    lanes.add(iq + 2 * from, count);
+  });
+}
+
 PowerSums power_sums(const std::uint16_t* halves, std::size_t n, int threads) {
-  constexpr std::size_t kPiece = 4096;  // samples decoded at a time, on the stack
-  const std::size_t pieces = (n + kPiece - 1) / kPiece;
-  double power = 0, power2 = 0, peak = 0;
-  const long m = static_cast<long>(pieces);
-#pragma omp parallel for num_threads(core::resolve_threads(threads)) schedule(static) \
-    reduction(+ : power, power2) reduction(max : peak)
-  for (long p = 0; p < m; ++p) {
+  return power_sums_in_pieces(n, threads, [halves](std::size_t from, std::size_t count, PowerLanes& lanes) {
     float v[2 * kPiece];
-    const std::size_t from = static_cast<std::size_t>(p) * kPiece, k = std::min(kPiece, n - from);
-    io::half_to_floats(halves + 2 * from, v, 2 * k);
-    for (std::size_t i = 0; i < k; ++i) {
-      const double q = double(v[2 * i]) * v[2 * i] + double(v[2 * i + 1]) * v[2 * i + 1];
-      power += q;
-      power2 += q * q;
-      peak = std::max(peak, q);
-    }
-  }
-  return {power, power2, peak};
+    io::half_to_floats(halves + 2 * from, v, 2 * count);
+    lanes.add(v, count);
+  });
 }
 
 void ProductRows::finish(FocusReport& rep) {
@@ -169,6 +206,7 @@ std::string report_json(const FocusRequest& r, const FocusReport& p, bool input_
                              {"total", t.focus.total},                     {"wall_with_io", t.wall}};
   j["plan_reused"] = p.plan_reused;
   j["slc_transfer"] = p.slc_transfer;
+  j["input_access"] = p.input_access;
   j["stages_overlapped"] = r.overlap;
   if (!r.gain_path.empty() || r.dc_offset || r.iq_balance)
     j["corrections"] = {{"gain_file", r.gain_path},

@@ -56,6 +56,7 @@ struct BlockJob {
 
 struct RawSlot {
   AlignedBuffer<std::byte> bytes;
+  std::unique_ptr<RawFile::Mapping> mapped;  // or the file itself, mapped (focus(): map_input)
   RawView view;
   std::size_t job = 0;
 };
@@ -286,6 +287,11 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   };
   double read_s = 0, convert_s = 0;
   tm.blocks.assign(jobs.size(), {});
+  // One block of the file's own samples on the CPU: the plan reads them where the page cache holds
+  // them (no copy, and no fresh pages for the kernel to clear: on some machines they cost more than
+  // the copy). Several blocks keep their slots: the mapping would hold the whole take.
+  const bool map_input = !gpu && !convert && jobs.size() == 1;
+  const std::size_t raw_bytes = plan_lines * samples * bytes_per_sample(convert ? SampleType::complex64 : native_type);
   auto fill = [&](RawSlot& s, std::size_t j) {
     const BlockJob& job = jobs[j];
     tm.blocks[j].read[0] = since(t_wall);
@@ -294,6 +300,23 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     const std::size_t tail = static_cast<std::size_t>(std::clamp(to - job.start, static_cast<long>(head), bl));
     const SampleType type = convert ? SampleType::complex64 : native_type;
     const std::size_t lb = samples * bytes_per_sample(type);
+    s.mapped.reset();
+    if (map_input && head + lines == tail && job.start + static_cast<long>(head) == 0) {  // the take whole
+      const auto t0 = Clock::now();
+      s.mapped = file->map_padded(head, static_cast<std::size_t>(bl) - tail);
+      read_s += since(t0);
+    }
+    if (s.mapped) {
+      s.view = RawView{type, s.mapped->lines(), plan_lines, samples};
+      s.job = j;
+      tm.blocks[j].read[1] = since(t_wall);
+      if (j == 0) tm.at_first_block_read = since(t_wall);
+      return;
+    }
+    if (s.bytes.size() != raw_bytes) {  // map_input, but this file cannot be mapped
+      s.bytes.resize(raw_bytes);
+      core::prefault_pages(s.bytes.data(), raw_bytes, r.options.threads);
+    }
     std::byte* base = s.bytes.data();
     std::fill(base, base + head * lb, std::byte{0});
     std::fill(base + tail * lb, base + plan_lines * lb, std::byte{0});
@@ -333,8 +356,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   double sums_s = 0;
   const std::size_t kept_bytes = kept_rows * samples * (kept_complex32 ? 4 : 8);
   const std::size_t slots = r.overlap && jobs.size() > 1 ? 2 : 1;  // one block: nothing to double-buffer
-  const std::size_t raw_bytes = plan_lines * samples * bytes_per_sample(convert ? SampleType::complex64 : native_type);
-  const bool buffers_fit = reuse_plan && raw_.size() == slots && raw_[0].bytes.size() == raw_bytes &&
+  const bool buffers_fit = reuse_plan && raw_.size() == slots && (map_input || raw_[0].bytes.size() == raw_bytes) &&
                            slc_.size() == slots && (slc_[0].kept.size() == kept_bytes || slc_[0].image.lines() == plan_lines);
   if (!buffers_fit) release_buffers();
   if (!reuse_plan) {
@@ -345,6 +367,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   if (raw_.empty()) {
     raw_.resize(slots);
     for (auto& s : raw_) {
+      if (map_input) continue;  // fill() maps the file (or, where it cannot, makes the slot)
       s.bytes.resize(raw_bytes);
       core::prefault_pages(s.bytes.data(), raw_bytes, r.options.threads);  // see make()
     }
@@ -546,6 +569,8 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     if (error) std::rethrow_exception(error);
   }
   throw_if_interrupted();
+  rep.input_access = !raw_.empty() && raw_[0].mapped ? "mapped" : "read";
+  for (auto& s : raw_) s.mapped.reset();  // the file's pages: not held past its scene
   tm.read = read_s;
   tm.convert = convert_s;
 

@@ -5,7 +5,9 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <fstream>
+#include <vector>
 
 #include "io/atomic_file.hpp"
 #include "sarfuse/error.hpp"
@@ -77,6 +79,44 @@ TEST_F(Io, ReadsComplex128AndIntegerIq) {
   r = read_raw(dir + "/i16.npy");
   EXPECT_EQ(r.type, SampleType::int16_iq);
   EXPECT_EQ(std::memcmp(r.bytes.data(), i16, sizeof i16), 0);
+}
+
+// The mapped view holds exactly what read() gives, between zero lines, whatever the header's length
+// and whatever follows the lines in the file (their pages are shared with the header and the tail).
+TEST_F(Io, MappedLinesAreTheFileBetweenZeroLines) {
+  const std::size_t lines = 7, samples = 600;  // 4800-byte lines: no line starts on a page
+  std::vector<std::complex<float>> c(lines * samples);
+  for (std::size_t k = 0; k < c.size(); ++k) c[k] = {1.0f + k, -0.25f * k};
+  std::vector<std::byte> with_trailer(c.size() * 8 + 100, std::byte{0x5a});
+  std::memcpy(with_trailer.data(), c.data(), c.size() * 8);
+  write_npy_file(dir + "/c8.npy", "<c8", "(7, 600)", with_trailer.data(), with_trailer.size());
+  const auto file = RawFile::open(dir + "/c8.npy");
+  for (const auto& [before, after] : {std::pair<std::size_t, std::size_t>{0, 0}, {3, 2}, {1, 0}, {0, 5}}) {
+    SCOPED_TRACE(std::to_string(before) + " zero lines before, " + std::to_string(after) + " after");
+    const auto m = file->map_padded(before, after);
+    ASSERT_TRUE(m);
+    std::vector<std::complex<float>> read(c.size());
+    file->read(0, lines, read.data());
+    const auto* view = reinterpret_cast<const std::complex<float>*>(m->lines());
+    for (std::size_t k = 0; k < before * samples; ++k) ASSERT_EQ(view[k], std::complex<float>{}) << k;
+    EXPECT_EQ(std::memcmp(view + before * samples, read.data(), read.size() * 8), 0);
+    for (std::size_t k = 0; k < after * samples; ++k)
+      ASSERT_EQ(view[(before + lines) * samples + k], std::complex<float>{}) << k;
+  }
+
+  const std::int8_t i8[2 * 3 * 2] = {1, -1, 3, -3, 5, -5, 7, -7, 9, -9, 11, -11};
+  write_npy_file(dir + "/i8.npy", "|i1", "(2, 3, 2)", i8, sizeof i8);
+  const auto m8 = RawFile::open(dir + "/i8.npy")->map_padded(1, 1);
+  ASSERT_TRUE(m8);
+  const std::int8_t zeros[6] = {};
+  EXPECT_EQ(std::memcmp(m8->lines(), zeros, 6), 0);
+  EXPECT_EQ(std::memcmp(m8->lines() + 6, i8, sizeof i8), 0);
+  EXPECT_EQ(std::memcmp(m8->lines() + 6 + sizeof i8, zeros, 6), 0);
+
+  c[2 * samples + 17] = {0, std::numeric_limits<float>::infinity()};
+  write_npy_file(dir + "/inf.npy", "<c8", "(7, 600)", c.data(), c.size() * 8);
+  EXPECT_NE(error_of([&] { RawFile::open(dir + "/inf.npy")->map_padded(2, 2); }).find("sample (2, 17) is infinite"),
+            std::string::npos);
 }
 
 TEST_F(Io, BadNpyFilesGiveClearErrors) {

@@ -3,6 +3,7 @@
 // reader within the format's stated error; the quicklook's scaling.
 #include <gdal.h>
 #include <gtest/gtest.h>
+#include <matio.h>
 #include <hdf5.h>
 
 #include <cmath>
@@ -190,6 +191,43 @@ TEST(FocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   EXPECT_LT(r2.timings.plan, r1.timings.plan + 1e-3);
   EXPECT_EQ(test::file_bytes(second.output), test::file_bytes(a.output));
   EXPECT_NE(r2.report_json.find("\"plan_reused\": true"), std::string::npos);
+}
+
+// One block of an .npy on the CPU: the plan reads the file's pages where they lie (mapped, with zero
+// lines around them); the same take from a .mat (held by matio, copied into the block buffer) gives
+// the same bytes, linear and circular.
+TEST(FocusFile, MappedInputEqualsReadInput) {
+  Take t;
+  {
+    const ComplexImage c = read_image(t.raw);
+    std::vector<float> re(c.size()), im(c.size());  // MATLAB column order
+    for (std::size_t i = 0; i < c.lines(); ++i)
+      for (std::size_t j = 0; j < c.samples(); ++j) {
+        re[j * c.lines() + i] = c(i, j).real();
+        im[j * c.lines() + i] = c(i, j).imag();
+      }
+    mat_complex_split_t z{re.data(), im.data()};
+    std::size_t dims[2] = {c.lines(), c.samples()};
+    mat_t* m = Mat_CreateVer((t.dir + "/raw.mat").c_str(), nullptr, MAT_FT_MAT5);
+    ASSERT_TRUE(m);
+    matvar_t* v = Mat_VarCreate("raw", MAT_C_SINGLE, MAT_T_SINGLE, 2, dims, &z, MAT_F_COMPLEX);
+    ASSERT_EQ(Mat_VarWrite(m, v, MAT_COMPRESSION_NONE), 0);
+    Mat_VarFree(v);
+    Mat_Close(m);
+  }
+  for (const bool circular : {false, true}) {
+    SCOPED_TRACE(circular ? "circular" : "linear");
+    const std::string name = circular ? "circular" : "linear";
+    FocusRequest a = t.request(name + "_mapped.npy"), b = t.request(name + "_read.npy");
+    b.input = t.dir + "/raw.mat";
+    a.circular = b.circular = circular;
+    if (!circular) a.block_lines = b.block_lines = 8192;
+    const FocusReport ra = focus_file(a), rb = focus_file(b);
+    ASSERT_EQ(ra.blocks.blocks, 1u) << ra.layout;
+    EXPECT_EQ(ra.input_access, "mapped");
+    EXPECT_EQ(rb.input_access, "read");
+    EXPECT_EQ(test::file_bytes(a.output), test::file_bytes(b.output));
+  }
 }
 
 // int8 I/Q input goes to the plan as it is (the plan converts): the same product as its complex64
