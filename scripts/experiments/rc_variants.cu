@@ -8,7 +8,9 @@
 // Without MathDx (on the GPU machine, where its headers are not carried): drop the -DSARFUSE_HAVE_CUFFTDX,
 // the cuFFTDx -I paths and src/bench/cufftdx_range.cu; the cuFFTDx rows are left out.
 // (docs/bench/range_compression/variants_run1..3.txt came from this file at commit a976455,
-// with its own copy of that kernel and its variants launched one by one; variants_run4.txt from this one.)
+// with its own copy of that kernel and its variants launched one by one; variants_run4.txt from this one;
+// variants_run5.txt from commit 72635d5, whose chained-twiddle variants the product then took: the
+// "plain" kernels here are that now.)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -169,92 +171,6 @@ __global__ void __launch_bounds__(T, MinBlocks)
   }
 }
 
-// ---- variant: the Stockham passes with the twiddle powers made one after another, each just before
-// its use, so that few are live at once (fewer registers; the products' rounding errors add up) ----
-// Chain 1: w^r = w^(r-1) w. Chain 4: w, w^2, w^3 by products, w^4 from the table, w^(4q+m) = w^(4q) w^m.
-template <int R, int ns, int Chain>
-__device__ __forceinline__ void twiddle_chained(C32* x, int j, const float2* __restrict__ tw) {
-  if constexpr (ns > 1) {
-    const int a = fft::stockham_twiddle(j, 1, ns, N, R);
-    const C32 w = fft::to_c32(__ldg(tw + a));
-    if constexpr (Chain == 1) {
-      C32 wr = w;
-      x[1] = x[1] * w;
-#pragma unroll
-      for (int r = 2; r < R; ++r) {
-        wr = wr * w;
-        x[r] = x[r] * wr;
-      }
-    } else {
-      const C32 w2 = w * w, w3 = w2 * w;
-      const C32 wm[4] = {{1.f, 0.f}, w, w2, w3};
-      C32 w4q = {1.f, 0.f};
-      const C32 w4 = R > 4 ? fft::to_c32(__ldg(tw + 4 * a)) : C32{1.f, 0.f};
-#pragma unroll
-      for (int q = 0; q < R / 4; ++q) {
-#pragma unroll
-        for (int m = 0; m < 4; ++m)
-          if (q || m) x[4 * q + m] = x[4 * q + m] * (q ? (m ? w4q * wm[m] : w4q) : wm[m]);
-        w4q = q ? w4q * w4 : w4;
-      }
-    }
-  }
-}
-
-template <int R, int ns, bool First, bool Last, int Chain>
-__device__ __forceinline__ void chained_pass(C32 (&v)[E], C32* s, const float2* __restrict__ tw, int tid) {
-  constexpr int B = E / R;
-  if constexpr (!First) {
-    __syncthreads();
-#pragma unroll
-    for (int q = 0; q < E; ++q) v[q] = s[fft::smem_index(tid + q * T)];
-  }
-#pragma unroll
-  for (int b = 0; b < B; ++b) {
-    C32 x[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) x[r] = v[b + r * B];
-    twiddle_chained<R, ns, Chain>(x, tid + b * T, tw);
-    fft::dft<R>(x);
-#pragma unroll
-    for (int r = 0; r < R; ++r) v[b + r * B] = x[r];
-  }
-  if constexpr (!Last) {
-    __syncthreads();
-#pragma unroll
-    for (int b = 0; b < B; ++b)
-#pragma unroll
-      for (int r = 0; r < R; ++r) s[fft::smem_index(fft::stockham_output(tid + b * T, r, ns, R))] = v[b + r * B];
-  }
-}
-
-template <int P, int Chain>
-__device__ __forceinline__ void chained_fft(C32 (&v)[E], C32* s, const float2* __restrict__ tw, int tid) {
-  constexpr int kPasses = fft::pass_count(N, E);
-  if constexpr (P < kPasses) {
-    chained_pass<fft::pass_radix(N, E, P), fft::ipow(E, P), P == 0, P + 1 == kPasses, Chain>(v, s, tw, tid);
-    chained_fft<P + 1, Chain>(v, s, tw, tid);
-  }
-}
-
-template <int MinBlocks, int Chain>
-__global__ void __launch_bounds__(T, MinBlocks)
-    rc_chained(const float2* __restrict__ raw, const float2* __restrict__ filter, const float2* __restrict__ tw,
-               float2* __restrict__ out) {
-  extern __shared__ __align__(32) C32 smem[];
-  const int tid = threadIdx.x, line = blockIdx.x;
-  C32 v[E];
-#pragma unroll
-  for (int q = 0; q < E; ++q) v[q] = fft::to_c32(__ldg(raw + static_cast<std::size_t>(line) * N + tid + q * T));
-  chained_fft<0, Chain>(v, smem, tw, tid);
-  steps::multiply_by_filter<N>(v, filter, tid);
-  steps::conjugate(v);
-  chained_fft<0, Chain>(v, smem, tw, tid);
-  float2* dst = out + static_cast<std::size_t>(line) * N;
-#pragma unroll
-  for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
-}
-
 // ---- host ----
 void fft_host(std::vector<std::complex<double>>& a, bool inverse) {
   const int n = static_cast<int>(a.size());
@@ -402,16 +318,6 @@ int main() {
   };
   uniform.template operator()<2>("uniform fast paths, 2 blocks", N, N);
   uniform.template operator()<2>("uniform, 2 blocks, padded (nr 4000, out 3000)", 4000, 3000);
-  auto chained = [&]<int MinBlocks, int Chain>(const char* name) {
-    measure(reinterpret_cast<const void*>(&rc_chained<MinBlocks, Chain>), row_smem, T, false, name,
-            [&](unsigned g) { rc_chained<MinBlocks, Chain><<<g, T, row_smem>>>(dx, dh, dtw, dy); });
-  };
-  chained.template operator()<2, 1>("twiddles chained by w, 2 blocks");
-  chained.template operator()<3, 1>("twiddles chained by w, 3 blocks");
-  chained.template operator()<4, 1>("twiddles chained by w, 4 blocks");
-  chained.template operator()<2, 4>("twiddles chained by w and w^4, 2 blocks");
-  chained.template operator()<3, 4>("twiddles chained by w and w^4, 3 blocks");
-  chained.template operator()<4, 4>("twiddles chained by w and w^4, 4 blocks");
   constexpr int kSlot = (fft::smem_size(N) * 8 + 127) / 128 * 128;
   measure(reinterpret_cast<const void*>(&rc_persistent<false, 2>), 3 * kSlot, T, true,
           "persistent, bulk prefetch, own exchange",
