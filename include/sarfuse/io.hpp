@@ -34,8 +34,8 @@ class RawFile {
   virtual void read(std::size_t first, std::size_t count, void* dst) = 0;
   // Every line of the file as it lies on disk, mapped read-only instead of copied, between
   // zero_before and zero_after lines of zeros: one view of zero_before + lines() + zero_after lines at
-  // lines(), checked like read(). Null where the file's lines cannot be mapped as they are (only a
-  // plain .npy can). The file must not shrink while mapped.
+  // lines(), checked like read(). Null where the file's lines cannot be mapped as they are (only a plain
+  // .npy on a file system that maps files can). The file must not shrink while mapped.
   class Mapping {
    public:
     virtual ~Mapping() = default;

@@ -179,7 +179,12 @@ std::unique_ptr<RawFile::Mapping> NpyRawFile::map_padded(std::size_t zero_before
   struct stat st {};
   if (::fstat(fd_, &st) != 0 || static_cast<std::uint64_t>(st.st_size) < offset_ + lines_ * row)
     return nullptr;  // short: read() names where it ends
-  auto m = std::make_unique<PaddedMapping>(fd_, offset_, lines_ * row, zero_before * row, zero_after * row, path_);
+  std::unique_ptr<PaddedMapping> m;
+  try {
+    m = std::make_unique<PaddedMapping>(fd_, offset_, lines_ * row, zero_before * row, zero_after * row, path_);
+  } catch (const FileError&) {
+    return nullptr;  // a file system that does not map files: read() it is (its errors name the file)
+  }
   constexpr std::size_t kCheckLines = 256;  // a stop request is seen within one
   for (std::size_t first = 0; first < lines_; first += kCheckLines) {
     throw_if_interrupted();
