@@ -1,4 +1,4 @@
-// Experiment (issue 20): range compression of 4096 lines of 4096 points, circular, as variants of the
+// Experiment (issue 20): range compression of 4096 lines of 4096 (RC_N) points, circular, as variants of the
 // fused kernel, against the bench's cuFFTDx kernel of the same fusion, in one process; every output
 // checked against a float64 FFT on the host. Built here (no GPU needed), run on the GPU machine:
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src -I .deps/mathdx-25.6.0/mathdx/include \
@@ -38,7 +38,11 @@ using namespace sarfuse;
 using namespace sarfuse::cuda;
 using fft::C32;
 
-constexpr int N = 4096, E = 16, T = N / E, LINES = 4096;
+#ifndef RC_N
+#define RC_N 4096  // the line length: -DRC_N=8192 for other powers of two (16 points a thread)
+#endif
+constexpr int N = RC_N, E = 16, T = N / E, LINES = 4096;
+static_assert(N >= 4096, "the variants put one line in a block of N / 16 threads; the product's shorter lines share blocks");
 
 // FFT, x H, conj, FFT: the fused kernel's compute on a line held as v (the caller stores conj(v)).
 __device__ __forceinline__ void compress_line(C32 (&v)[E], C32* s, const float2* __restrict__ filter,
