@@ -292,27 +292,8 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   // the copy). Several blocks keep their slots: the mapping would hold the whole take.
   const bool map_input = !gpu && !convert && jobs.size() == 1;
   const std::size_t raw_bytes = plan_lines * samples * bytes_per_sample(convert ? SampleType::complex64 : native_type);
-  auto fill = [&](RawSlot& s, std::size_t j) {
-    const BlockJob& job = jobs[j];
-    tm.blocks[j].read[0] = since(t_wall);
-    const long from = std::max(job.start, 0L), to = std::min(job.start + bl, static_cast<long>(lines));
-    const std::size_t head = static_cast<std::size_t>(std::min(std::max(from - job.start, 0L), bl));
-    const std::size_t tail = static_cast<std::size_t>(std::clamp(to - job.start, static_cast<long>(head), bl));
-    const SampleType type = convert ? SampleType::complex64 : native_type;
-    const std::size_t lb = samples * bytes_per_sample(type);
-    s.mapped.reset();
-    if (map_input && head + lines == tail && job.start + static_cast<long>(head) == 0) {  // the take whole
-      const auto t0 = Clock::now();
-      s.mapped = file->map_padded(head, static_cast<std::size_t>(bl) - tail);
-      read_s += since(t0);
-    }
-    if (s.mapped) {
-      s.view = RawView{type, s.mapped->lines(), plan_lines, samples};
-      s.job = j;
-      tm.blocks[j].read[1] = since(t_wall);
-      if (j == 0) tm.at_first_block_read = since(t_wall);
-      return;
-    }
+  // The block's lines [head, tail) read (and converted) into the slot's buffer, zeros around them.
+  auto read_into_buffer = [&](RawSlot& s, const BlockJob& job, std::size_t head, std::size_t tail, std::size_t lb) {
     if (s.bytes.size() != raw_bytes) {  // map_input, but this file cannot be mapped
       s.bytes.resize(raw_bytes);
       core::prefault_pages(s.bytes.data(), raw_bytes, r.options.threads);
@@ -335,7 +316,24 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
       apply_raw_corrections(v, line, corr, stats, reinterpret_cast<std::complex<float>*>(base + k * lb));
       convert_s += since(t0);
     }
-    s.view = RawView{type, base, plan_lines, samples};
+    return static_cast<const std::byte*>(base);
+  };
+  auto fill = [&](RawSlot& s, std::size_t j) {
+    const BlockJob& job = jobs[j];
+    tm.blocks[j].read[0] = since(t_wall);
+    const long from = std::max(job.start, 0L), to = std::min(job.start + bl, static_cast<long>(lines));
+    const std::size_t head = static_cast<std::size_t>(std::min(std::max(from - job.start, 0L), bl));
+    const std::size_t tail = static_cast<std::size_t>(std::clamp(to - job.start, static_cast<long>(head), bl));
+    const SampleType type = convert ? SampleType::complex64 : native_type;
+    s.mapped.reset();
+    if (map_input && head + lines == tail && job.start + static_cast<long>(head) == 0) {  // the take whole
+      const auto t0 = Clock::now();
+      s.mapped = file->map_padded(head, static_cast<std::size_t>(bl) - tail);
+      read_s += since(t0);
+    }
+    const std::byte* lines_at =
+        s.mapped ? s.mapped->lines() : read_into_buffer(s, job, head, tail, samples * bytes_per_sample(type));
+    s.view = RawView{type, lines_at, plan_lines, samples};
     s.job = j;
     tm.blocks[j].read[1] = since(t_wall);
     if (j == 0) tm.at_first_block_read = since(t_wall);
