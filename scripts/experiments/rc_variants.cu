@@ -109,6 +109,168 @@ __global__ void __launch_bounds__(T, MinBlocks)
   }
 }
 
+// ---- variants: the exchanges double-buffered (one barrier each instead of two), and the twiddles of
+// every power read from a per-pass table (one load each instead of a product each) ----
+// Double: pass p writes buffer (Base + p) % 2 and reads the one pass p - 1 wrote; the buffer a pass
+// writes was last read before the barrier that opened this pass, so no barrier is needed before the
+// write. FFT 2 starts at Base = (passes - 1) % 2, the buffer FFT 1's last pass did not read.
+// Table: pass P's w^r for butterfly j at tab[offset(P) + (r - 1) ns + j mod ns].
+constexpr int kDbPasses = fft::pass_count(N, E);
+constexpr int pass_table_offset(int p) {
+  int o = 0;
+  for (int q = 1; q < p; ++q) o += (fft::pass_radix(N, E, q) - 1) * fft::ipow(E, q);
+  return o;
+}
+constexpr int kPassTableSize = pass_table_offset(kDbPasses);
+template <int P, int Base, bool Double, bool Table>
+__device__ __forceinline__ void db_passes(C32 (&v)[E], C32* s, const float2* __restrict__ tw,
+                                          const float2* __restrict__ ptab, int tid) {
+  if constexpr (P < kDbPasses) {
+    constexpr int R = fft::pass_radix(N, E, P), ns = fft::ipow(E, P), B = E / R, S = fft::smem_size(N);
+    constexpr int wb = Double ? (Base + P) % 2 : 0, rb = Double ? 1 - wb : 0;
+    if constexpr (P > 0) {
+      __syncthreads();  // pass P - 1's stores are visible
+#pragma unroll
+      for (int q = 0; q < E; ++q) v[q] = s[rb * S + fft::smem_index(tid + q * T)];
+    }
+#pragma unroll
+    for (int b = 0; b < B; ++b) {
+      C32 x[R];
+#pragma unroll
+      for (int r = 0; r < R; ++r) x[r] = v[b + r * B];
+      if constexpr (Table && P > 0) {
+        const float2* t = ptab + pass_table_offset(P) + (tid + b * T) % ns;
+#pragma unroll
+        for (int r = 1; r < R; ++r) x[r] = x[r] * fft::to_c32(__ldg(t + (r - 1) * ns));
+      } else {
+        fft::stockham_twiddle_mul<N, R, ns>(x, tid + b * T, tw);
+      }
+      fft::butterfly<R>(x);
+#pragma unroll
+      for (int r = 0; r < R; ++r) v[b + r * B] = x[r];
+    }
+    if constexpr (P + 1 < kDbPasses) {
+      if constexpr (!Double) __syncthreads();  // every thread has read this pass's inputs
+#pragma unroll
+      for (int b = 0; b < B; ++b)
+#pragma unroll
+        for (int r = 0; r < R; ++r) s[wb * S + fft::smem_index(fft::stockham_output(tid + b * T, r, ns, R))] = v[b + r * B];
+    }
+    db_passes<P + 1, Base, Double, Table>(v, s, tw, ptab, tid);
+  }
+}
+
+std::vector<float2> pass_table() {
+  std::vector<float2> t(kPassTableSize > 0 ? kPassTableSize : 1);
+  for (int p = 1; p < kDbPasses; ++p) {
+    const int R = fft::pass_radix(N, E, p), ns = fft::ipow(E, p);
+    for (int r = 1; r < R; ++r)
+      for (int jm = 0; jm < ns; ++jm) {
+        const double a = -2.0 * M_PI * r * jm / (static_cast<double>(R) * ns);
+        t[pass_table_offset(p) + (r - 1) * ns + jm] = make_float2(std::cos(a), std::sin(a));
+      }
+  }
+  return t;
+}
+
+template <int MinBlocks, bool Double, bool Table>
+__global__ void __launch_bounds__(T, MinBlocks)
+    rc_passes(const float2* __restrict__ raw, const float2* __restrict__ filter, const float2* __restrict__ tw,
+              const float2* __restrict__ ptab, float2* __restrict__ out) {
+  extern __shared__ __align__(32) C32 smem[];
+  const int tid = threadIdx.x, line = blockIdx.x;
+  C32 v[E];
+#pragma unroll
+  for (int q = 0; q < E; ++q) v[q] = fft::to_c32(__ldg(raw + static_cast<std::size_t>(line) * N + tid + q * T));
+  db_passes<0, 0, Double, Table>(v, smem, tw, ptab, tid);
+  steps::multiply_by_filter<N>(v, filter, tid);
+  steps::conjugate(v);
+  db_passes<0, (kDbPasses - 1) % 2, Double, Table>(v, smem, tw, ptab, tid);
+  float2* dst = out + static_cast<std::size_t>(line) * N;
+#pragma unroll
+  for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
+}
+
+// ---- variant: 32 points a thread (N / 32 threads a line; radix-32 passes, the last what remains) ----
+constexpr int E2 = 32, T2 = N / E2;
+constexpr int kWidePasses = fft::pass_count(N, E2);
+// x * exp(-2 pi i k / 32), k = 0..15.
+__device__ __forceinline__ C32 rotate32(C32 x, int k) {
+  constexpr float c[16] = {1.0f, 0.98078528040323044913f, 0.92387953251128675613f, 0.83146961230254523708f,
+                           0.70710678118654752440f, 0.55557023301960222474f, 0.38268343236508977173f,
+                           0.19509032201612826785f, 0.0f, -0.19509032201612826785f, -0.38268343236508977173f,
+                           -0.55557023301960222474f, -0.70710678118654752440f, -0.83146961230254523708f,
+                           -0.92387953251128675613f, -0.98078528040323044913f};
+  if (k == 0) return x;
+  if (k == 8) return fft::mul_minus_i(x);
+  const C32 w{c[k], c[(k + 8) % 16] * (k < 8 ? 1.0f : -1.0f)};  // -sin(2 pi k / 32) = cos(2 pi (k + 8) / 32)
+  return x * w;
+}
+__device__ __forceinline__ void dft32(C32* x) {
+  C32 e[16], o[16];
+#pragma unroll
+  for (int k = 0; k < 16; ++k) {
+    e[k] = x[2 * k];
+    o[k] = x[2 * k + 1];
+  }
+  fft::dft<16>(e);
+  fft::dft<16>(o);
+#pragma unroll
+  for (int k = 0; k < 16; ++k) {
+    const C32 t = rotate32(o[k], k);
+    x[k] = e[k] + t;
+    x[k + 16] = e[k] - t;
+  }
+}
+template <int P, int Base, bool Double>
+__device__ __forceinline__ void wide_passes(C32 (&v)[E2], C32* s, const float2* __restrict__ tw, int tid) {
+  if constexpr (P < kWidePasses) {
+    constexpr int R = fft::pass_radix(N, E2, P), ns = fft::ipow(E2, P), B = E2 / R, S = fft::smem_size(N);
+    constexpr int wb = Double ? (Base + P) % 2 : 0, rb = Double ? 1 - wb : 0;
+    if constexpr (P > 0) {
+      __syncthreads();
+#pragma unroll
+      for (int q = 0; q < E2; ++q) v[q] = s[rb * S + fft::smem_index(tid + q * T2)];
+    }
+#pragma unroll
+    for (int b = 0; b < B; ++b) {
+      C32 x[R];
+#pragma unroll
+      for (int r = 0; r < R; ++r) x[r] = v[b + r * B];
+      fft::stockham_twiddle_mul<N, R, ns>(x, tid + b * T2, tw);
+      if constexpr (R == 32) dft32(x);
+      else fft::butterfly<R>(x);
+#pragma unroll
+      for (int r = 0; r < R; ++r) v[b + r * B] = x[r];
+    }
+    if constexpr (P + 1 < kWidePasses) {
+      if constexpr (!Double) __syncthreads();
+#pragma unroll
+      for (int b = 0; b < B; ++b)
+#pragma unroll
+        for (int r = 0; r < R; ++r) s[wb * S + fft::smem_index(fft::stockham_output(tid + b * T2, r, ns, R))] = v[b + r * B];
+    }
+    wide_passes<P + 1, Base, Double>(v, s, tw, tid);
+  }
+}
+template <int MinBlocks, bool Double>
+__global__ void __launch_bounds__(T2, MinBlocks)
+    rc_wide(const float2* __restrict__ raw, const float2* __restrict__ filter, const float2* __restrict__ tw,
+            float2* __restrict__ out) {
+  extern __shared__ __align__(32) C32 smem[];
+  const int tid = threadIdx.x, line = blockIdx.x;
+  C32 v[E2];
+#pragma unroll
+  for (int q = 0; q < E2; ++q) v[q] = fft::to_c32(__ldg(raw + static_cast<std::size_t>(line) * N + tid + q * T2));
+  wide_passes<0, 0, Double>(v, smem, tw, tid);
+  steps::multiply_by_filter<N>(v, filter, tid);
+  steps::conjugate(v);
+  wide_passes<0, (kWidePasses - 1) % 2, Double>(v, smem, tw, tid);
+  float2* dst = out + static_cast<std::size_t>(line) * N;
+#pragma unroll
+  for (int q = 0; q < E2; ++q) dst[tid + q * T2] = fft::to_float2(fft::conj(v[q]));
+}
+
 // The current kernel's body with another register budget (MinBlocks resident blocks per SM).
 template <int MinBlocks>
 __global__ void __launch_bounds__(T, MinBlocks)
@@ -293,14 +455,15 @@ int main() {
     if (checked) check(label);
     report(label, tm.median_ms(go));
   };
-  const int row_smem = BlockShape<N>::smem_bytes;
-  measure(reinterpret_cast<const void*>(&range_compress_kernel<N, SampleType::complex64, true>), row_smem, T, false,
-          "sarfuse fused (whole lines)", [&](unsigned g) {
-            range_compress_kernel<N, SampleType::complex64, true><<<g, dim3(T, 1), row_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
+  const int row_smem = BlockShape<N>::smem_bytes, fused_smem = FusedSlot<N>::smem_bytes;
+  constexpr int kFusedThreads = FusedShape<N>::threads;
+  measure(reinterpret_cast<const void*>(&range_compress_kernel<N, SampleType::complex64, true>), fused_smem, kFusedThreads,
+          false, "sarfuse fused (whole lines)", [&](unsigned g) {
+            range_compress_kernel<N, SampleType::complex64, true><<<g, kFusedThreads, fused_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
           });
-  measure(reinterpret_cast<const void*>(&range_compress_kernel<N, SampleType::complex64, false>), row_smem, T, false,
-          "sarfuse fused (predicated)", [&](unsigned g) {
-            range_compress_kernel<N, SampleType::complex64, false><<<g, dim3(T, 1), row_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
+  measure(reinterpret_cast<const void*>(&range_compress_kernel<N, SampleType::complex64, false>), fused_smem, kFusedThreads,
+          false, "sarfuse fused (predicated)", [&](unsigned g) {
+            range_compress_kernel<N, SampleType::complex64, false><<<g, kFusedThreads, fused_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
           });
   auto plain = [&]<int MinBlocks>(const char* name) {
     measure(reinterpret_cast<const void*>(&rc_plain<MinBlocks>), row_smem, T, false, name,
@@ -322,6 +485,34 @@ int main() {
   };
   uniform.template operator()<2>("uniform fast paths, 2 blocks", N, N);
   uniform.template operator()<2>("uniform, 2 blocks, padded (nr 4000, out 3000)", 4000, 3000);
+  float2* dptab;
+  const std::vector<float2> ptab = pass_table();
+  CK(cudaMalloc(&dptab, ptab.size() * 8));
+  CK(cudaMemcpy(dptab, ptab.data(), ptab.size() * 8, cudaMemcpyHostToDevice));
+  auto passes = [&]<int MinBlocks, bool Double, bool Table>(const char* name) {
+    const int smem = (Double ? 2 : 1) * row_smem;
+    measure(reinterpret_cast<const void*>(&rc_passes<MinBlocks, Double, Table>), smem, T, false, name,
+            [&](unsigned g) { rc_passes<MinBlocks, Double, Table><<<g, T, smem>>>(dx, dh, dtw, dptab, dy); });
+  };
+  auto wide = [&]<int MinBlocks, bool Double>(const char* name) {
+    const int smem = (Double ? 2 : 1) * row_smem;
+    measure(reinterpret_cast<const void*>(&rc_wide<MinBlocks, Double>), smem, T2, false, name,
+            [&](unsigned g) { rc_wide<MinBlocks, Double><<<g, T2, smem>>>(dx, dh, dtw, dy); });
+  };
+  wide.template operator()<1, false>("32 points a thread, 1 block of registers");
+  wide.template operator()<1, true>("32 points a thread, double-buffered, 1 block");
+  if constexpr (T2 <= 256) {
+    wide.template operator()<2, false>("32 points a thread, 2 blocks of registers");
+    wide.template operator()<2, true>("32 points a thread, double-buffered, 2 blocks");
+  }
+  passes.template operator()<1, true, false>("double-buffered exchange, 1 block");
+  passes.template operator()<2, false, false>("passes as the product, 2 blocks of registers");
+  passes.template operator()<2, true, false>("double-buffered exchange, 2 blocks");
+  passes.template operator()<3, true, false>("double-buffered exchange, 3 blocks");
+  passes.template operator()<2, false, true>("per-pass twiddle table, 2 blocks");
+  passes.template operator()<3, false, true>("per-pass twiddle table, 3 blocks");
+  passes.template operator()<2, true, true>("double-buffered + twiddle table, 2 blocks");
+  passes.template operator()<3, true, true>("double-buffered + twiddle table, 3 blocks");
   constexpr int kSlot = (fft::smem_size(N) * 8 + 127) / 128 * 128;
   measure(reinterpret_cast<const void*>(&rc_persistent<false, 2>), 3 * kSlot, T, true,
           "persistent, bulk prefetch, own exchange",

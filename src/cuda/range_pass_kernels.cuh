@@ -32,24 +32,37 @@ namespace {
 using fft::BlockShape;
 using fft::C32;
 
-// The fused kernel keeps two FFTs' worth of live state: 128 registers a thread (two 256-thread blocks
-// per multiprocessor; one block of 512+ threads) rather than spilling; at 3 blocks of 80 registers it
-// spilled ~280 bytes a thread and took 1.8x as long. The one-FFT passes below do not spill at
-// BlockShape's budget and were slower at this one (docs/performance.md).
+// The fused kernels (two FFTs, the filter between them) have their own shape (docs/performance.md,
+// "Range compression against every peer"): 32 points a thread from 8192 points (256 or 512 threads a
+// line, 212 / 128 registers), 16 below; registers for one block a multiprocessor at 32 points or 512+
+// threads, for two at 256 threads (128 registers: at 3 blocks of 80 registers it spilled and took 1.8x
+// as long); and two exchange buffers where both fit beside those blocks (one barrier a pass instead of
+// two; N <= 8192). The one-FFT passes below keep BlockShape's budget, which does not spill.
 template <int N>
-constexpr int fused_min_blocks = BlockShape<N>::threads * BlockShape<N>::lines >= 512 ? 1 : 2;
+constexpr int fused_elems = N >= 8192 ? 32 : fft::kElems<N>;
+template <int N>
+using FusedShape = BlockShape<N, fused_elems<N>>;
+template <int N>
+constexpr int fused_min_blocks = fused_elems<N> == 32 || FusedShape<N>::threads * FusedShape<N>::lines >= 512 ? 1 : 2;
+template <int N>
+using FusedExchange = fft::Exchange<2 * FusedShape<N>::smem_bytes * fused_min_blocks<N> <= 227 * 1024 ? 2 : 1>;
+template <int N>
+using FusedSlot = steps::LineSlot<N, FusedExchange<N>::buffers, fused_elems<N>>;
+// The exchange of the second FFT, after the first's passes on the same buffers.
+template <int N>
+using FusedSecondExchange = typename FusedExchange<N>::template Next<fft::pass_count(N, fused_elems<N>)>;
 
 // The inverse FFT is conj(FFT(conj(.))): the data never leave the chip. Stores the first out_cols
 // columns of each line at row pitch out_pitch. Whole: every line of every block is there and is N
 // samples, stored whole at pitch N (the circular case): no predicate on any load or store, which
 // measured 11 % faster than the same kernel with them (docs/performance.md).
 template <int N, SampleType S, bool Whole>
-__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, fused_min_blocks<N>)
+__global__ void __launch_bounds__(FusedShape<N>::threads * FusedShape<N>::lines, fused_min_blocks<N>)
     range_compress_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
                           const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
   extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
-  constexpr int E = fft::kElems<N>, T = N / E;
-  const steps::LineSlot<N> slot(smem, lines);
+  constexpr int E = fused_elems<N>, T = N / E;
+  const FusedSlot<N> slot(smem, lines);
   C32 v[E];
   if constexpr (Whole) {
     const std::size_t base = static_cast<std::size_t>(slot.line) * N + slot.tid;
@@ -58,10 +71,10 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   } else {
     steps::load_raw_line<N, S>(v, raw, slot.line, nr, slot.tid, slot.active);
   }
-  steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
+  steps::Fp32Butterflies::forward<N, E, FusedExchange<N>>(v, slot.s, tw, slot.tid);
   steps::multiply_by_filter<N>(v, filter, slot.tid);
   steps::conjugate(v);
-  steps::Fp32Butterflies::forward<N, E>(v, slot.s, tw, slot.tid);
+  steps::Fp32Butterflies::forward<N, E, FusedSecondExchange<N>>(v, slot.s, tw, slot.tid);
   if constexpr (Whole) {
     float2* dst = out + static_cast<std::size_t>(slot.line) * N + slot.tid;
 #pragma unroll

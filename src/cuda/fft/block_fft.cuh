@@ -86,7 +86,7 @@ __device__ __forceinline__ void stockham_twiddle_mul(Cx<A>* x, int j, const floa
   }
 }
 
-// DFT_R in registers: radix 2..16 powers of two, or 3, 5, 7, 15.
+// DFT_R in registers: radix 2..32 powers of two, or 3, 5, 7, 15.
 template <int R, class A>
 __device__ __forceinline__ void butterfly(Cx<A>* x) {
   if constexpr (R == 15) dft15(x);
@@ -94,22 +94,40 @@ __device__ __forceinline__ void butterfly(Cx<A>* x) {
   else dft<R>(x);
 }
 
-// One Stockham pass of radix R (ns: the sub-transform size before it) on the registers, R dividing E:
-// thread tid's butterflies tid + b T (b < E / R) read v[b + r E / R] and write them back; the pass's
-// inputs come from shared memory unless it is the first, its outputs go there unless it is the last.
+// The shared memory a group's FFT exchanges through between passes. One buffer: a barrier before a
+// pass writes it (every thread has read the pass's inputs) and one before the next pass reads it. Two
+// (twice the shared memory): pass p writes buffer (Base + p) % 2, last read before the barrier that
+// opened pass p, so only the barrier before each read is left.
+template <int Buffers = 1, int Base = 0>
+struct Exchange {
+  static_assert(Buffers == 1 || Buffers == 2, "one or two exchange buffers");
+  static constexpr int buffers = Buffers;
+  static constexpr int written_by(int pass) { return Buffers == 1 ? 0 : (Base + pass) % 2; }
+  // The exchange of an FFT that follows, on the same buffers, one of `Passes` passes through this one:
+  // its first pass writes the buffer that the last pass here did not read.
+  template <int Passes>
+  using Next = Exchange<Buffers, Buffers == 1 ? 0 : (Base + Passes - 1) % 2>;
+};
+
+// Pass P, of radix R (ns: the sub-transform size before it), on the registers, R dividing E: thread
+// tid's butterflies tid + b T (b < E / R) read v[b + r E / R] and write them back; the pass's inputs
+// come from shared memory (exchange X) unless it is the first, its outputs go there unless it is the
+// last.
 // A: the arithmetic type (float; __half for FP16 arithmetic). Tensor: the radix-16 butterflies on the
 // tensor cores (dft16_tensor, 3xTF32; f16 its DFT matrix), a warp's 32 butterflies at a time, staged
 // in the warp's slice of `s` between the pass's reads and writes.
-template <int N, int E, int R, int ns, bool First, bool Last, class A, bool Tensor>
+template <int N, int E, int R, int ns, int P, bool Last, class A, bool Tensor, class X>
 __device__ __forceinline__ void register_pass(Cx<A> (&v)[E], Cx<A>* s, const float2* __restrict__ tw, int tid,
                                               const float* f16) {
   static_assert(E % R == 0, "a register pass needs R | E");
+  static_assert(!Tensor || X::buffers == 1, "tensor staging reuses the one exchange buffer");
   constexpr int B = E / R;  // butterflies per thread in this pass
   constexpr int T = N / E;
-  if constexpr (!First) {
+  if constexpr (P > 0) {
     __syncthreads();  // the previous pass's stores are visible
+    const Cx<A>* in = s + X::written_by(P - 1) * smem_size(N);
 #pragma unroll
-    for (int q = 0; q < E; ++q) v[q] = s[smem_index(tid + q * T)];
+    for (int q = 0; q < E; ++q) v[q] = in[smem_index(tid + q * T)];
   }
 #pragma unroll
   for (int b = 0; b < B; ++b) {
@@ -128,23 +146,24 @@ __device__ __forceinline__ void register_pass(Cx<A> (&v)[E], Cx<A>* s, const flo
     for (int r = 0; r < R; ++r) v[b + r * B] = x[r];
   }
   if constexpr (!Last) {
-    __syncthreads();  // every thread has read this pass's inputs
+    if constexpr (X::buffers == 1) __syncthreads();  // every thread has read this pass's inputs
+    Cx<A>* out = s + X::written_by(P) * smem_size(N);
 #pragma unroll
     for (int b = 0; b < B; ++b)
 #pragma unroll
-      for (int r = 0; r < R; ++r) s[smem_index(stockham_output(tid + b * T, r, ns, R))] = v[b + r * B];
+      for (int r = 0; r < R; ++r) out[smem_index(stockham_output(tid + b * T, r, ns, R))] = v[b + r * B];
   }
 }
 
 // Power-of-two lengths: E = the largest pass radix (16, 8 or 4: the radix-16/8/4 Stockham variants),
 // every pass on the registers.
-template <int N, int E, int P, class A, bool Tensor = false>
+template <int N, int E, int P, class A, bool Tensor, class X>
 __device__ __forceinline__ void stockham_passes(Cx<A> (&v)[E], Cx<A>* s, const float2* __restrict__ tw, int tid,
                                                 const float* f16 = nullptr) {
   constexpr int kPasses = pass_count(N, E);
   if constexpr (P < kPasses) {
-    register_pass<N, E, pass_radix(N, E, P), ipow(E, P), P == 0, P + 1 == kPasses, A, Tensor>(v, s, tw, tid, f16);
-    stockham_passes<N, E, P + 1, A, Tensor>(v, s, tw, tid, f16);
+    register_pass<N, E, pass_radix(N, E, P), ipow(E, P), P, P + 1 == kPasses, A, Tensor, X>(v, s, tw, tid, f16);
+    stockham_passes<N, E, P + 1, A, Tensor, X>(v, s, tw, tid, f16);
   }
 }
 
@@ -161,7 +180,7 @@ __device__ __forceinline__ void mixed_passes(C32 (&v)[E], C32* s, const float2* 
     constexpr int R = row_pass_radix(N, P), ns = row_pass_span(N, P), T = N / E;
     constexpr bool kLast = P + 1 == kPasses;
     if constexpr (E % R == 0) {
-      register_pass<N, E, R, ns, P == 0, kLast, float, false>(v, s, tw, tid, nullptr);
+      register_pass<N, E, R, ns, P, kLast, float, false, Exchange<>>(v, s, tw, tid, nullptr);
     } else {
       constexpr int B = (N / R + T - 1) / T;
       if constexpr (P == 0) {  // the line arrives in registers: through shared memory first
@@ -201,20 +220,23 @@ __device__ __forceinline__ void mixed_passes(C32 (&v)[E], C32* s, const float2* 
 
 // Tensor (--precision tf32x3): the radix-16 passes' DFTs on the tensor cores; call once per kernel (it
 // fills the block's DFT matrix), by every thread of the block.
-template <int N, int E = kElems<N>, class A = float, bool Tensor = false>
+// X: the exchange (one buffer, or two for powers of two; `s` then holds 2 smem_size(N) slots).
+template <int N, int E = kElems<N>, class A = float, bool Tensor = false, class X = Exchange<>>
 __device__ __forceinline__ void block_fft_forward(Cx<A> (&v)[E], Cx<A>* s, const float2* __restrict__ tw, int tid) {
   static_assert(N / E <= 1024, "at most 1024 threads per line");
   if constexpr (is_pow2(N)) {
     static_assert(N >= 64 && N <= 16384, "N: a power of two in [64, 16384], or a nice length");
-    static_assert(E == 4 || E == 8 || E == 16, "E: 4, 8 or 16 elements per thread");
+    static_assert(E == 4 || E == 8 || E == 16 || E == 32, "E: 4, 8, 16 or 32 elements per thread");
+    static_assert(E <= 16 || (std::is_same_v<A, float> && !Tensor), "32 elements per thread: FP32 arithmetic");
     if constexpr (Tensor) {
       const float* f16 = dft16_matrix(threadIdx.x + threadIdx.y * blockDim.x, blockDim.x * blockDim.y);
       __syncthreads();
-      stockham_passes<N, E, 0, A, true>(v, s, tw, tid, f16);
+      stockham_passes<N, E, 0, A, true, X>(v, s, tw, tid, f16);
     } else {
-      stockham_passes<N, E, 0, A>(v, s, tw, tid);
+      stockham_passes<N, E, 0, A, false, X>(v, s, tw, tid);
     }
   } else {
+    static_assert(X::buffers == 1, "nice lengths: one exchange buffer");
     static_assert(is_nice_row_size(N) && E == row_elems(N), "N: one of kNiceRowSizes, E = row_elems(N)");
     static_assert(std::is_same_v<A, float>, "nice lengths: FP32 arithmetic");
     mixed_passes<N, E, 0>(v, s, tw, tid);

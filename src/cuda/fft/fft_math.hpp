@@ -56,7 +56,21 @@ SARFUSE_HD inline Cx<T> rotate16(Cx<T> x, int m) {
   return x * w;
 }
 
-// In-place forward DFT of R = 2, 4, 8 or 16 points held in registers (radix-2 decimation in time,
+// x * exp(-2 pi i m / 32), m in 0..15: the last step of a 32-point DFT. Even m are rotate16's (the
+// same constants); odd m from cos(2 pi m / 32) and sin(2 pi m / 32) = cos(2 pi (8 - m) / 32).
+template <class T>
+SARFUSE_HD inline Cx<T> rotate32(Cx<T> x, int m) {
+  if (m % 2 == 0) return rotate16(x, m / 2);
+  constexpr double c[8] = {0.98078528040323044913, 0.83146961230254523708, 0.55557023301960222474,
+                           0.19509032201612826785, -0.19509032201612826785, -0.55557023301960222474,
+                           -0.83146961230254523708, -0.98078528040323044913};  // cos(2 pi (2i + 1) / 32)
+  const int i = m / 2;                                  // m = 2 i + 1
+  const double sine = i <= 3 ? c[3 - i] : c[i - 4];  // |8 - m| = 2 (3 - i) + 1 or 2 (i - 4) + 1
+  const Cx<T> w{static_cast<T>(c[i]), static_cast<T>(-sine)};
+  return x * w;
+}
+
+// In-place forward DFT of R = 2, 4, 8, 16 or 32 points held in registers (radix-2 decimation in time,
 // fully unrolled; the twiddles are compile-time constants after unrolling).
 template <int R, class T>
 SARFUSE_HD inline void dft(Cx<T>* v) {
@@ -67,7 +81,7 @@ SARFUSE_HD inline void dft(Cx<T>* v) {
     v[0] = a + b;
     v[1] = a - b;
   } else {
-    static_assert(R == 4 || R == 8 || R == 16, "radix must be 2, 4, 8 or 16");
+    static_assert(R == 4 || R == 8 || R == 16 || R == 32, "radix must be 2, 4, 8, 16 or 32");
     Cx<T> even[R / 2], odd[R / 2];
 #pragma unroll
     for (int k = 0; k < R / 2; ++k) {
@@ -78,7 +92,7 @@ SARFUSE_HD inline void dft(Cx<T>* v) {
     dft<R / 2>(odd);
 #pragma unroll
     for (int k = 0; k < R / 2; ++k) {
-      const Cx<T> t = rotate16(odd[k], k * (16 / R));
+      const Cx<T> t = R == 32 ? rotate32(odd[k], k) : rotate16(odd[k], k * (16 / R));
       v[k] = even[k] + t;
       v[k + R / 2] = even[k] - t;
     }

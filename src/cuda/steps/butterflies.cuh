@@ -19,9 +19,9 @@ using fft::C32;
 struct Fp32Butterflies {
   template <int N>
   static constexpr bool runs = true;
-  template <int N, int E>
+  template <int N, int E, class X = fft::Exchange<>>
   __device__ static void forward(C32 (&v)[E], C32* s, const float2* __restrict__ tw, int tid) {
-    fft::block_fft_forward<N, E, float, false>(v, s, tw, tid);
+    fft::block_fft_forward<N, E, float, false, X>(v, s, tw, tid);
   }
 };
 

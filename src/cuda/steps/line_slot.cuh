@@ -12,31 +12,34 @@ namespace sarfuse::cuda::steps {
 using fft::BlockShape;
 using fft::C32;
 
-template <int N>
+// Buffers: the line's exchange buffers (fft::Exchange), each smem_size(N) slots; E: points a thread.
+template <int N, int Buffers = 1, int E = fft::kElems<N>>
 struct LineSlot {
+  static constexpr int smem_bytes = Buffers * BlockShape<N, E>::smem_bytes;  // the block's
   int tid, line;
   bool active;  // false for the padding groups of the last block: they compute, never store
   C32* s;
   __device__ LineSlot(C32* smem, int lines)
       : tid(threadIdx.x),
-        line(static_cast<int>(blockIdx.x) * BlockShape<N>::lines + static_cast<int>(threadIdx.y)),
+        line(static_cast<int>(blockIdx.x) * BlockShape<N, E>::lines + static_cast<int>(threadIdx.y)),
         active(line < lines),
-        s(smem + threadIdx.y * fft::smem_size(N)) {}
+        s(smem + threadIdx.y * Buffers * fft::smem_size(N)) {}
 };
 
-template <int N>
+template <int N, int Buffers = 1, int E = fft::kElems<N>>
 void set_smem(const void* kernel) {
-  SARFUSE_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, BlockShape<N>::smem_bytes));
+  SARFUSE_CUDA(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, LineSlot<N, Buffers, E>::smem_bytes));
 }
 
-template <int N>
+template <int N, int E = fft::kElems<N>>
 dim3 grid_for(int lines) {
-  return dim3(static_cast<unsigned>((lines + BlockShape<N>::lines - 1) / BlockShape<N>::lines));
+  return dim3(static_cast<unsigned>((lines + BlockShape<N, E>::lines - 1) / BlockShape<N, E>::lines));
 }
 
-template <int N>
+template <int N, int E = fft::kElems<N>>
 dim3 block_for() {
-  return dim3(BlockShape<N>::threads, BlockShape<N>::lines);
+  return dim3(BlockShape<N, E>::threads, BlockShape<N, E>::lines);
 }
 
 }  // namespace sarfuse::cuda::steps

@@ -40,6 +40,7 @@ TEST(FftMath, RegisterDftsMatchTheDefinition) {
   check_dft<4>();
   check_dft<8>();
   check_dft<16>();
+  check_dft<32>();
 }
 
 TEST(FftMath, OddRadixDftsMatchTheDefinition) {
@@ -137,7 +138,7 @@ static std::vector<Cx<float>> emulate_schedule(const std::vector<std::complex<do
   int ns = 1;
   for (const int radix : radices) {
     for (int j = 0; j < n / radix; ++j) {
-      Cx<float> v[16];
+      Cx<float> v[32];
       for (int r = 0; r < radix; ++r) {
         v[r] = a[cuda::fft::stockham_input(j, r, n, radix)];
         if (r > 0 && ns > 1) v[r] = v[r] * tw[cuda::fft::stockham_twiddle(j, r, ns, n, radix)];
@@ -150,7 +151,8 @@ static std::vector<Cx<float>> emulate_schedule(const std::vector<std::complex<do
         case 7: cuda::fft::dft_odd<7>(v); break;
         case 8: cuda::fft::dft<8>(v); break;
         case 15: cuda::fft::dft15(v); break;
-        default: cuda::fft::dft<16>(v); break;
+        case 16: cuda::fft::dft<16>(v); break;
+        default: cuda::fft::dft<32>(v); break;
       }
       for (int r = 0; r < radix; ++r) b[cuda::fft::stockham_output(j, r, ns, radix)] = v[r];
     }
@@ -175,7 +177,7 @@ TEST_P(StockhamSizes, EmulatedScheduleMatchesFloat64) {
   std::vector<std::complex<double>> ref = x;
   core::FftPlan<double> p({n}, core::FftDirection::forward, ref.data(), ref.data(), FftPlanning::estimate);
   p.execute(ref.data(), ref.data());
-  for (int max_radix : {16, 8}) {  // the kernels use 16, and 8 at n = 16384
+  for (int max_radix : {16, 8, 32}) {  // the kernels use 16; 32 the fused range compression at 8192 and 16384
     const auto got = emulate_stockham(x, max_radix);
     std::vector<std::complex<double>> g(n);
     for (int i = 0; i < n; ++i) g[i] = {got[i].re, got[i].im};

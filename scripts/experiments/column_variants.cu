@@ -1,0 +1,305 @@
+// Experiment (issue 20): the azimuth FFTs (FFTs down every column of a row-major array, what the RDA's
+// passes 2 and 4 do) as variants of a column-tile kernel, against cuFFT strided and the product's column
+// kernel, in one process; every output checked against a float64 FFT on the host. Run on the GPU machine:
+//   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr \
+//     scripts/experiments/column_variants.cu -lcufft -o colv && ./colv 5120
+// -DCOL_N=8192 for other column lengths (powers of two, 16 points a thread); the argument is the column
+// count (= the row pitch).
+#include <cuda_runtime.h>
+#include <cufft.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "cuda/fft/block_fft.cuh"
+
+#define CK(x)                                                                                  \
+  do {                                                                                         \
+    cudaError_t e_ = (x);                                                                      \
+    if (e_ != cudaSuccess) {                                                                   \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+using namespace sarfuse::cuda;
+using fft::C32;
+
+#ifndef COL_N
+#define COL_N 4096
+#endif
+constexpr int N = COL_N, E = 16, T = N / E;
+
+enum class Load { plain, l2_128, l2_256 };
+
+// One element, read-only path, with the L2 told how much to fetch around it.
+template <Load L>
+__device__ __forceinline__ float2 load(const float2* p) {
+  float2 v;
+  if constexpr (L == Load::plain) {
+    v = __ldg(p);
+  } else if constexpr (L == Load::l2_128) {
+    asm("ld.global.nc.L2::128B.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
+  } else {
+    asm("ld.global.nc.L2::256B.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
+  }
+  return v;
+}
+
+template <int Cols>
+struct Shape {
+  static constexpr int threads = Cols * T;
+  static constexpr int min_blocks = threads >= 1024 ? 1 : 1024 / threads;
+  static constexpr int slots = fft::smem_size(N) + (Cols >= 16 ? 1 : 16 / Cols);
+  static constexpr int smem_bytes = Cols * slots * 8;
+};
+
+// Cols adjacent columns a tile, one group of T threads a column, threads numbered column-fastest.
+// Persistent: gridDim.x blocks loop over the tiles. Prefetch: after its own loads, a block pulls the
+// tile `ahead` tiles later into L2 (the tile the SM takes next, for a persistent grid).
+template <int Cols, Load L, bool Persistent, bool Prefetch, int MinBlocks = Shape<Cols>::min_blocks>
+__global__ void __launch_bounds__(Shape<Cols>::threads, MinBlocks)
+    column_tiles(const float2* __restrict__ in, float2* __restrict__ out, int pitch, int tiles, int ahead,
+                 const float2* __restrict__ tw) {
+  extern __shared__ C32 smem[];
+  const int g = static_cast<int>(threadIdx.x) % Cols, tid = static_cast<int>(threadIdx.x) / Cols;
+  C32* s = smem + g * Shape<Cols>::slots;
+  for (int tile = blockIdx.x; tile < tiles; tile += Persistent ? gridDim.x : tiles) {
+    const int col = tile * Cols + g;
+    C32 v[E];
+#pragma unroll
+    for (int q = 0; q < E; ++q) v[q] = fft::to_c32(load<L>(in + static_cast<std::size_t>(tid + q * T) * pitch + col));
+    if constexpr (Prefetch) {
+      const int next = tile + ahead;
+      if (next < tiles)
+        for (int r = threadIdx.x; r < N; r += blockDim.x)
+          asm volatile("prefetch.global.L2 [%0];" ::"l"(in + static_cast<std::size_t>(r) * pitch + next * Cols));
+    }
+    fft::block_fft_forward<N, E>(v, s, tw, tid);
+#pragma unroll
+    for (int q = 0; q < E; ++q) out[static_cast<std::size_t>(tid + q * T) * pitch + col] = fft::to_float2(v[q]);
+  }
+}
+
+// Persistent, two columns a tile, double-buffered: while a tile is transformed, the next one streams
+// into the other buffer by cp.async (8 bytes an element, rows interleaved: element e of the tile is row
+// e / 2, column e % 2), which then serves as that tile's exchange buffer.
+constexpr int kStagedCols = 2;
+constexpr int kStagedSlots = fft::smem_size(N) + 8;
+constexpr int kStagedBuffer = kStagedCols * kStagedSlots;  // C32 elements, >= 2 N
+__device__ __forceinline__ void stage_tile(C32* buf, const float2* in, int pitch, int tile) {
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(buf));
+  for (int e = threadIdx.x; e < kStagedCols * N; e += blockDim.x) {
+    const float2* src = in + static_cast<std::size_t>(e / kStagedCols) * pitch + tile * kStagedCols + e % kStagedCols;
+    asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 8;" ::"r"(base + e * 8), "l"(src) : "memory");
+  }
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+template <bool Dummy>
+__global__ void __launch_bounds__(kStagedCols * T, 1)
+    column_staged(const float2* __restrict__ in, float2* __restrict__ out, int pitch, int tiles, int,
+                  const float2* __restrict__ tw) {
+  extern __shared__ C32 smem[];
+  const int g = static_cast<int>(threadIdx.x) % kStagedCols, tid = static_cast<int>(threadIdx.x) / kStagedCols;
+  int tile = blockIdx.x;
+  if (tile < tiles) stage_tile(smem, in, pitch, tile);
+  for (int it = 0; tile < tiles; ++it, tile += gridDim.x) {
+    C32* cur = smem + (it & 1) * kStagedBuffer;
+    __syncthreads();  // the last tile's reads of the other buffer are done
+    if (tile + gridDim.x < tiles) {
+      stage_tile(smem + ((it + 1) & 1) * kStagedBuffer, in, pitch, tile + gridDim.x);
+      asm volatile("cp.async.wait_group 1;" ::: "memory");
+    } else {
+      asm volatile("cp.async.wait_group 0;" ::: "memory");
+    }
+    __syncthreads();  // every thread's copies of this tile have landed
+    C32 v[E];
+#pragma unroll
+    for (int q = 0; q < E; ++q) v[q] = cur[(tid + q * T) * kStagedCols + g];
+    fft::block_fft_forward<N, E>(v, cur + g * kStagedSlots, tw, tid);
+    const int col = tile * kStagedCols + g;
+#pragma unroll
+    for (int q = 0; q < E; ++q) out[static_cast<std::size_t>(tid + q * T) * pitch + col] = fft::to_float2(v[q]);
+  }
+}
+
+void fft_host(std::vector<std::complex<double>>& a) {
+  const int n = static_cast<int>(a.size());
+  for (int i = 1, j = 0; i < n; ++i) {
+    int bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(a[i], a[j]);
+  }
+  for (int len = 2; len <= n; len <<= 1)
+    for (int i = 0; i < n; i += len)
+      for (int k = 0; k < len / 2; ++k) {
+        const std::complex<double> w = std::polar(1.0, -2 * M_PI / len * k);
+        const auto u = a[i + k], v = a[i + k + len / 2] * w;
+        a[i + k] = u + v;
+        a[i + k + len / 2] = u - v;
+      }
+}
+
+struct Timer {
+  cudaEvent_t a, b;
+  Timer() {
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+  }
+  template <class F>
+  double median_ms(F&& f, int reps = 50) {
+    for (int k = 0; k < 5; ++k) f();
+    std::vector<float> t;
+    for (int k = 0; k < reps; ++k) {
+      CK(cudaEventRecord(a));
+      f();
+      CK(cudaEventRecord(b));
+      CK(cudaEventSynchronize(b));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, a, b));
+      t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  }
+};
+
+int main(int argc, char** argv) {
+  const int cols = argc > 1 ? std::atoi(argv[1]) : 5120;
+  const std::size_t n = static_cast<std::size_t>(N) * cols;
+  std::mt19937 rng(11);
+  std::normal_distribution<float> gauss;
+  std::vector<float2> x(n), tw(N);
+  for (auto& v : x) v = make_float2(gauss(rng), gauss(rng));
+  for (int k = 0; k < N; ++k) tw[k] = make_float2(std::cos(-2 * M_PI * k / N), std::sin(-2 * M_PI * k / N));
+  float2 *dx, *dy, *dtw;
+  CK(cudaMalloc(&dx, n * 8));
+  CK(cudaMalloc(&dy, n * 8));
+  CK(cudaMalloc(&dtw, N * 8));
+  CK(cudaMemcpy(dx, x.data(), n * 8, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(dtw, tw.data(), N * 8, cudaMemcpyHostToDevice));
+  const int check_cols[] = {0, 1, 2, 3, 5, 777, cols / 2 + 1, cols - 1};
+  std::vector<std::vector<std::complex<double>>> ref;
+  for (int c : check_cols) {
+    std::vector<std::complex<double>> a(N);
+    for (int r = 0; r < N; ++r) a[r] = {x[static_cast<std::size_t>(r) * cols + c].x, x[static_cast<std::size_t>(r) * cols + c].y};
+    fft_host(a);
+    ref.push_back(a);
+  }
+  auto check = [&](const char* name) {
+    std::vector<float2> y(n);
+    CK(cudaMemcpy(y.data(), dy, n * 8, cudaMemcpyDeviceToHost));
+    bool finite = true;
+    for (std::size_t k = 0; k < n; ++k) finite &= std::isfinite(y[k].x) && std::isfinite(y[k].y);
+    double e2 = 0, r2 = 0;
+    for (std::size_t i = 0; i < ref.size(); ++i)
+      for (int r = 0; r < N; ++r) {
+        const float2 o = y[static_cast<std::size_t>(r) * cols + check_cols[i]];
+        e2 += std::norm(std::complex<double>(o.x, o.y) - ref[i][r]);
+        r2 += std::norm(ref[i][r]);
+      }
+    const double e = std::sqrt(e2 / r2);
+    std::printf("  %-58s rel L2 vs float64 %.2e%s\n", name, e, finite && e < 1e-5 ? "" : "  ** WRONG **");
+  };
+  auto poison = [&] { CK(cudaMemset(dy, 0xff, n * 8)); };
+  Timer tm;
+  int sms = 0;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const double bytes = 2.0 * n * 8;
+  const double copy_ms = tm.median_ms([&] { CK(cudaMemcpyAsync(dy, dx, n * 8, cudaMemcpyDeviceToDevice)); });
+  std::printf("%d columns of %d: copy %zu MB device to device %.4f ms (%.0f GB/s)\n", cols, N, n * 8 >> 20, copy_ms,
+              bytes / copy_ms / 1e6);
+  auto report = [&](const char* name, double ms) {
+    std::printf("%-60s %.4f ms  %.0f GB/s  %.0f %% of copy\n", name, ms, bytes / ms / 1e6, 100 * copy_ms / ms);
+  };
+
+  cufftHandle plan;
+  int len = N, embed = N;
+  if (cufftPlanMany(&plan, 1, &len, &embed, cols, 1, &embed, cols, 1, CUFFT_C2C, cols) != CUFFT_SUCCESS) return 1;
+  auto cufft = [&] {
+    if (cufftExecC2C(plan, reinterpret_cast<cufftComplex*>(dx), reinterpret_cast<cufftComplex*>(dy), CUFFT_FORWARD) !=
+        CUFFT_SUCCESS)
+      std::exit(1);
+  };
+  poison();
+  cufft();
+  CK(cudaDeviceSynchronize());
+  check("cuFFT strided");
+  report("cuFFT strided", tm.median_ms(cufft));
+
+  auto variant = [&]<int Cols, Load L, bool Persistent, bool Prefetch, int MinBlocks = Shape<Cols>::min_blocks>(
+                     const char* name) {
+    using S = Shape<Cols>;
+    const auto kernel = &column_tiles<Cols, L, Persistent, Prefetch, MinBlocks>;
+    CK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, S::smem_bytes));
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, S::threads, S::smem_bytes));
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, kernel));
+    char label[200];
+    std::snprintf(label, sizeof label, "%s (%d cols, %d/SM, %d regs, %zu B local)", name, Cols, per_sm, fa.numRegs,
+                  fa.localSizeBytes);
+    const int tiles = cols / Cols;
+    const int grid = Persistent ? std::min(tiles, sms * per_sm) : tiles;
+    const int ahead = Persistent ? grid : sms * per_sm;
+    auto go = [&] {
+      kernel<<<grid, S::threads, S::smem_bytes>>>(dx, dy, cols, tiles, ahead, dtw);
+      CK(cudaGetLastError());
+    };
+    poison();
+    go();
+    CK(cudaDeviceSynchronize());
+    check(label);
+    report(label, tm.median_ms(go));
+  };
+  if constexpr (4 * T <= 1024) {
+  variant.template operator()<4, Load::plain, false, false>("tiles, plain loads");
+  variant.template operator()<4, Load::l2_128, false, false>("tiles, L2::128B");
+  variant.template operator()<4, Load::l2_256, false, false>("tiles, L2::256B");
+  variant.template operator()<4, Load::plain, false, true>("tiles, L2 prefetch a wave ahead");
+  variant.template operator()<4, Load::plain, true, false>("persistent");
+  variant.template operator()<4, Load::plain, true, true>("persistent, L2 prefetch of the next tile");
+  variant.template operator()<4, Load::l2_128, true, true>("persistent, L2::128B + prefetch");
+  }
+  if constexpr (T <= 512) {
+    variant.template operator()<2, Load::plain, false, false>("tiles, plain loads");
+    variant.template operator()<2, Load::l2_128, false, false>("tiles, L2::128B");
+    variant.template operator()<2, Load::l2_256, false, false>("tiles, L2::256B");
+    variant.template operator()<2, Load::l2_128, true, true>("persistent, L2::128B + prefetch");
+    variant.template operator()<2, Load::l2_128, false, false, 1>("tiles, L2::128B, registers for 1 block");
+  }
+  if constexpr (T <= 256) {
+    variant.template operator()<1, Load::l2_128, false, false>("tiles, L2::128B");
+    variant.template operator()<1, Load::l2_256, false, false>("tiles, L2::256B");
+  }
+  {
+    const int smem = 2 * kStagedBuffer * 8, tiles = cols / kStagedCols, threads = kStagedCols * T;
+    const auto kernel = &column_staged<true>;
+    CK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, kernel));
+    char label[200];
+    std::snprintf(label, sizeof label, "persistent, 2 cols, next tile by cp.async (%d regs, %zu B local)", fa.numRegs,
+                  fa.localSizeBytes);
+    auto go = [&] {
+      kernel<<<std::min(tiles, sms), threads, smem>>>(dx, dy, cols, tiles, 0, dtw);
+      CK(cudaGetLastError());
+    };
+    poison();
+    go();
+    CK(cudaDeviceSynchronize());
+    check(label);
+    report(label, tm.median_ms(go));
+  }
+  // The L2's fetch granularity as a device limit (a hint), then the plain tiles again.
+  CK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 128));
+  if constexpr (4 * T <= 1024) variant.template operator()<4, Load::plain, false, false>("tiles, plain loads, L2 fetch granularity 128");
+  if constexpr (T <= 512) variant.template operator()<2, Load::plain, false, false>("tiles, plain loads, L2 fetch granularity 128");
+  return 0;
+}
