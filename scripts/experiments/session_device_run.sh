@@ -1,6 +1,7 @@
 #!/bin/sh
-# This stop's device run: the whole test suite's GPU, CLI and integration binaries, then the range
-# compression bench (circular, every peer) per size and the whole RDA at 4096 x 4096.
+# This stop's device run: the GPU test binary, then the range compression bench (circular, every
+# peer) per size and the whole RDA at 4096 x 4096; SANITIZE=1 adds compute-sanitizer memcheck,
+# racecheck and synccheck over the fused range compression tests.
 set -u
 OUT=${OUT:-/tmp/out}
 mkdir -p /tmp/sf && tar -C /tmp/sf -xJf .devbundle/bundle.tar.xz
@@ -15,5 +16,12 @@ for size in 4096x2048 4096x4096 4096x8192 8192x16384; do
   /tmp/sf/bin/sarfuse bench --backend cuda --size $size --range-mode-circular --repeats 50 >> $OUT/bench.txt 2>&1
 done
 /tmp/sf/bin/sarfuse bench --backend cuda --size 4096x4096 --repeats 50 >> $OUT/bench.txt 2>&1
+if [ "${SANITIZE:-0}" = 1 ]; then  # the fused range compression's shapes under compute-sanitizer
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  for tool in memcheck racecheck synccheck; do
+    echo "== $tool, *CudaRange.*" >> $OUT/sanitizer.txt
+    "$CS" --tool $tool /tmp/sf/bin/sarfuse_gpu_tests --gtest_brief=1 --gtest_filter='*CudaRange.*' 2>&1 | tail -4 >> $OUT/sanitizer.txt
+  done
+fi
 cat $OUT/tests.txt
 grep -E "range compression|fused|cuFFTDx|VkFFT|careful|total|sarfuse bench" $OUT/bench.txt | head -80

@@ -48,11 +48,19 @@ TEST_P(CudaRange, FusedRangeCompressionMatchesFloat64) {
   EXPECT_LT(e, 2e-6);
 }
 
+// One-block lengths with whole lines (nr = nfft, every block full: the unpredicated instantiation) and
+// with padding or a short last block (predicated), across the fused shapes: 2048 (two lines a block),
+// 4096 (two exchange buffers), 8192 (32 points a thread, two buffers), 16384 (32 points, one buffer).
 INSTANTIATE_TEST_SUITE_P(Lengths, CudaRange,
-                         ::testing::Values(RangeCase{48, 3000, 4096}, RangeCase{8, 15000, 16384},
+                         ::testing::Values(RangeCase{10, 2048, 2048}, RangeCase{7, 1500, 2048},
+                                           RangeCase{48, 3000, 4096}, RangeCase{9, 4096, 4096},
+                                           RangeCase{12, 5000, 8192}, RangeCase{16, 8192, 8192},
+                                           RangeCase{8, 15000, 16384}, RangeCase{4, 16384, 16384},
                                            RangeCase{6, 30000, 32768}, RangeCase{4, 64000, 65536},
                                            RangeCase{2, 200000, 262144}),
-                         [](const auto& info) { return "fft" + std::to_string(info.param.nfft); });
+                         [](const auto& info) {
+                           return "fft" + std::to_string(info.param.nfft) + "_nr" + std::to_string(info.param.nr);
+                         });
 
 // Pass 1 with the radix-16 DFTs on the tensor cores (--precision tf32x3) against float64: the range
 // spectrum of random lines x the filter, every power of two the mode takes.
