@@ -17,15 +17,7 @@
 #include <vector>
 
 #include "cuda/fft/block_fft.cuh"
-
-#define CK(x)                                                                                  \
-  do {                                                                                         \
-    cudaError_t e_ = (x);                                                                      \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
+#include "experiment_util.hpp"
 
 using namespace sarfuse::cuda;
 using fft::C32;
@@ -128,48 +120,6 @@ __global__ void __launch_bounds__(kStagedCols * T, 1)
   }
 }
 
-void fft_host(std::vector<std::complex<double>>& a) {
-  const int n = static_cast<int>(a.size());
-  for (int i = 1, j = 0; i < n; ++i) {
-    int bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(a[i], a[j]);
-  }
-  for (int len = 2; len <= n; len <<= 1)
-    for (int i = 0; i < n; i += len)
-      for (int k = 0; k < len / 2; ++k) {
-        const std::complex<double> w = std::polar(1.0, -2 * M_PI / len * k);
-        const auto u = a[i + k], v = a[i + k + len / 2] * w;
-        a[i + k] = u + v;
-        a[i + k + len / 2] = u - v;
-      }
-}
-
-struct Timer {
-  cudaEvent_t a, b;
-  Timer() {
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-  }
-  template <class F>
-  double median_ms(F&& f, int reps = 50) {
-    for (int k = 0; k < 5; ++k) f();
-    std::vector<float> t;
-    for (int k = 0; k < reps; ++k) {
-      CK(cudaEventRecord(a));
-      f();
-      CK(cudaEventRecord(b));
-      CK(cudaEventSynchronize(b));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, a, b));
-      t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-  }
-};
-
 int main(int argc, char** argv) {
   const int cols = argc > 1 ? std::atoi(argv[1]) : 5120;
   const std::size_t n = static_cast<std::size_t>(N) * cols;
@@ -233,23 +183,22 @@ int main(int argc, char** argv) {
   check("cuFFT strided");
   report("cuFFT strided", tm.median_ms(cufft));
 
-  auto variant = [&]<int Cols, Load L, bool Persistent, bool Prefetch, int MinBlocks = Shape<Cols>::min_blocks>(
-                     const char* name) {
-    using S = Shape<Cols>;
-    const auto kernel = &column_tiles<Cols, L, Persistent, Prefetch, MinBlocks>;
-    CK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, S::smem_bytes));
+  // Checks a kernel's poisoned output, then times it; every variant has column_tiles' parameters.
+  using Kernel = void (*)(const float2*, float2*, int, int, int, const float2*);
+  auto run = [&](Kernel kernel, const char* name, int cols_a_tile, bool persistent, int threads, int smem) {
+    CK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, S::threads, S::smem_bytes));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
     cudaFuncAttributes fa;
     CK(cudaFuncGetAttributes(&fa, kernel));
     char label[200];
-    std::snprintf(label, sizeof label, "%s (%d cols, %d/SM, %d regs, %zu B local)", name, Cols, per_sm, fa.numRegs,
+    std::snprintf(label, sizeof label, "%s (%d cols, %d/SM, %d regs, %zu B local)", name, cols_a_tile, per_sm, fa.numRegs,
                   fa.localSizeBytes);
-    const int tiles = cols / Cols;
-    const int grid = Persistent ? std::min(tiles, sms * per_sm) : tiles;
-    const int ahead = Persistent ? grid : sms * per_sm;
+    const int tiles = cols / cols_a_tile;
+    const int grid = persistent ? std::min(tiles, sms * per_sm) : tiles;
+    const int ahead = persistent ? grid : sms * per_sm;
     auto go = [&] {
-      kernel<<<grid, S::threads, S::smem_bytes>>>(dx, dy, cols, tiles, ahead, dtw);
+      kernel<<<grid, threads, smem>>>(dx, dy, cols, tiles, ahead, dtw);
       CK(cudaGetLastError());
     };
     poison();
@@ -258,14 +207,19 @@ int main(int argc, char** argv) {
     check(label);
     report(label, tm.median_ms(go));
   };
+  auto variant = [&]<int Cols, Load L, bool Persistent, bool Prefetch, int MinBlocks = Shape<Cols>::min_blocks>(
+                     const char* name) {
+    run(&column_tiles<Cols, L, Persistent, Prefetch, MinBlocks>, name, Cols, Persistent, Shape<Cols>::threads,
+        Shape<Cols>::smem_bytes);
+  };
   if constexpr (4 * T <= 1024) {
-  variant.template operator()<4, Load::plain, false, false>("tiles, plain loads");
-  variant.template operator()<4, Load::l2_128, false, false>("tiles, L2::128B");
-  variant.template operator()<4, Load::l2_256, false, false>("tiles, L2::256B");
-  variant.template operator()<4, Load::plain, false, true>("tiles, L2 prefetch a wave ahead");
-  variant.template operator()<4, Load::plain, true, false>("persistent");
-  variant.template operator()<4, Load::plain, true, true>("persistent, L2 prefetch of the next tile");
-  variant.template operator()<4, Load::l2_128, true, true>("persistent, L2::128B + prefetch");
+    variant.template operator()<4, Load::plain, false, false>("tiles, plain loads");
+    variant.template operator()<4, Load::l2_128, false, false>("tiles, L2::128B");
+    variant.template operator()<4, Load::l2_256, false, false>("tiles, L2::256B");
+    variant.template operator()<4, Load::plain, false, true>("tiles, L2 prefetch a wave ahead");
+    variant.template operator()<4, Load::plain, true, false>("persistent");
+    variant.template operator()<4, Load::plain, true, true>("persistent, L2 prefetch of the next tile");
+    variant.template operator()<4, Load::l2_128, true, true>("persistent, L2::128B + prefetch");
   }
   if constexpr (T <= 512) {
     variant.template operator()<2, Load::plain, false, false>("tiles, plain loads");
@@ -278,25 +232,7 @@ int main(int argc, char** argv) {
     variant.template operator()<1, Load::l2_128, false, false>("tiles, L2::128B");
     variant.template operator()<1, Load::l2_256, false, false>("tiles, L2::256B");
   }
-  {
-    const int smem = 2 * kStagedBuffer * 8, tiles = cols / kStagedCols, threads = kStagedCols * T;
-    const auto kernel = &column_staged<true>;
-    CK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    cudaFuncAttributes fa;
-    CK(cudaFuncGetAttributes(&fa, kernel));
-    char label[200];
-    std::snprintf(label, sizeof label, "persistent, 2 cols, next tile by cp.async (%d regs, %zu B local)", fa.numRegs,
-                  fa.localSizeBytes);
-    auto go = [&] {
-      kernel<<<std::min(tiles, sms), threads, smem>>>(dx, dy, cols, tiles, 0, dtw);
-      CK(cudaGetLastError());
-    };
-    poison();
-    go();
-    CK(cudaDeviceSynchronize());
-    check(label);
-    report(label, tm.median_ms(go));
-  }
+  run(&column_staged<true>, "persistent, next tile by cp.async", kStagedCols, true, kStagedCols * T, 2 * kStagedBuffer * 8);
   // The L2's fetch granularity as a device limit (a hint), then the plain tiles again.
   CK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 128));
   if constexpr (4 * T <= 1024) variant.template operator()<4, Load::plain, false, false>("tiles, plain loads, L2 fetch granularity 128");

@@ -24,25 +24,17 @@
 #include "bench/cufftdx_range.hpp"
 #endif
 #include "cuda/range_pass_kernels.cuh"
-
-#define CK(x)                                                                                  \
-  do {                                                                                         \
-    cudaError_t e_ = (x);                                                                      \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
+#include "experiment_util.hpp"
 
 using namespace sarfuse;
 using namespace sarfuse::cuda;
 using fft::C32;
 
 #ifndef RC_N
-#define RC_N 4096  // the line length: -DRC_N=8192 for other powers of two (16 points a thread)
+#define RC_N 4096  // the line length: -DRC_N=8192 for other powers of two
 #endif
 constexpr int N = RC_N, E = 16, T = N / E, LINES = 4096;
-static_assert(N >= 4096, "the variants put one line in a block of N / 16 threads; the product's shorter lines share blocks");
+// Below 4096 points the variants still put one line in a block (the product's shorter lines share one).
 
 // FFT, x H, conj, FFT: the fused kernel's compute on a line held as v (the caller stores conj(v)).
 __device__ __forceinline__ void compress_line(C32 (&v)[E], C32* s, const float2* __restrict__ filter,
@@ -338,49 +330,6 @@ __global__ void __launch_bounds__(T, MinBlocks)
 }
 
 // ---- host ----
-void fft_host(std::vector<std::complex<double>>& a, bool inverse) {
-  const int n = static_cast<int>(a.size());
-  for (int i = 1, j = 0; i < n; ++i) {
-    int bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(a[i], a[j]);
-  }
-  for (int len = 2; len <= n; len <<= 1) {
-    const double ang = 2 * M_PI / len * (inverse ? 1 : -1);
-    for (int i = 0; i < n; i += len)
-      for (int k = 0; k < len / 2; ++k) {
-        const std::complex<double> w = std::polar(1.0, ang * k);
-        const auto u = a[i + k], v = a[i + k + len / 2] * w;
-        a[i + k] = u + v;
-        a[i + k + len / 2] = u - v;
-      }
-  }
-}
-
-struct Timer {
-  cudaEvent_t a, b;
-  Timer() {
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-  }
-  template <class F>
-  double median_ms(F&& f, int reps = 50) {
-    for (int k = 0; k < 5; ++k) f();
-    std::vector<float> t;
-    for (int k = 0; k < reps; ++k) {
-      CK(cudaEventRecord(a));
-      f();
-      CK(cudaEventRecord(b));
-      CK(cudaEventSynchronize(b));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, a, b));
-      t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-  }
-};
 
 int main() {
   const std::size_t n = static_cast<std::size_t>(LINES) * N;
@@ -456,14 +405,18 @@ int main() {
     report(label, tm.median_ms(go));
   };
   const int row_smem = BlockShape<N>::smem_bytes, fused_smem = FusedSlot<N>::smem_bytes;
-  constexpr int kFusedThreads = FusedShape<N>::threads;
+  // The product's launch shape: FusedShape<N>::lines lines a block.
+  const dim3 fused_block(FusedShape<N>::threads, FusedShape<N>::lines);
+  constexpr int kFusedLines = FusedShape<N>::lines, kFusedThreads = FusedShape<N>::threads * kFusedLines;
   measure(reinterpret_cast<const void*>(&range_compress_kernel<N, SampleType::complex64, true>), fused_smem, kFusedThreads,
           false, "sarfuse fused (whole lines)", [&](unsigned g) {
-            range_compress_kernel<N, SampleType::complex64, true><<<g, kFusedThreads, fused_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
+            range_compress_kernel<N, SampleType::complex64, true>
+                <<<g / kFusedLines, fused_block, fused_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
           });
   measure(reinterpret_cast<const void*>(&range_compress_kernel<N, SampleType::complex64, false>), fused_smem, kFusedThreads,
           false, "sarfuse fused (predicated)", [&](unsigned g) {
-            range_compress_kernel<N, SampleType::complex64, false><<<g, kFusedThreads, fused_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
+            range_compress_kernel<N, SampleType::complex64, false>
+                <<<g / kFusedLines, fused_block, fused_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
           });
   auto plain = [&]<int MinBlocks>(const char* name) {
     measure(reinterpret_cast<const void*>(&rc_plain<MinBlocks>), row_smem, T, false, name,

@@ -1,7 +1,8 @@
 #!/bin/sh
 # This stop's device run: the GPU test binary, then the range compression bench (circular, every
 # peer) per size and the whole RDA at 4096 x 4096; SANITIZE=1 adds compute-sanitizer memcheck,
-# racecheck and synccheck over the fused range compression tests.
+# racecheck and synccheck over the fused range compression tests (one-block lengths and 32768,
+# four-step over 4096-point rows).
 set -u
 OUT=${OUT:-/tmp/out}
 mkdir -p /tmp/sf && tar -C /tmp/sf -xJf .devbundle/bundle.tar.xz
@@ -19,8 +20,9 @@ done
 if [ "${SANITIZE:-0}" = 1 ]; then  # the fused range compression's shapes under compute-sanitizer
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   for tool in memcheck racecheck synccheck; do
-    echo "== $tool, *CudaRange.*" >> $OUT/sanitizer.txt
-    "$CS" --tool $tool /tmp/sf/bin/sarfuse_gpu_tests --gtest_brief=1 --gtest_filter='*CudaRange.*' 2>&1 | tail -4 >> $OUT/sanitizer.txt
+    F='*CudaRange.*/fft2048*:*CudaRange.*/fft4096*:*CudaRange.*/fft8192*:*CudaRange.*/fft16384*:*CudaRange.*/fft32768*'
+    echo "== $tool, $F" >> $OUT/sanitizer.txt
+    "$CS" --tool $tool /tmp/sf/bin/sarfuse_gpu_tests --gtest_brief=1 --gtest_filter="$F" 2>&1 | tail -4 >> $OUT/sanitizer.txt
   done
 fi
 cat $OUT/tests.txt
