@@ -404,20 +404,19 @@ int main() {
     if (checked) check(label);
     report(label, tm.median_ms(go));
   };
-  const int row_smem = BlockShape<N>::smem_bytes, fused_smem = FusedSlot<N>::smem_bytes;
-  // The product's launch shape: FusedShape<N>::lines lines a block.
-  const dim3 fused_block(FusedShape<N>::threads, FusedShape<N>::lines);
-  constexpr int kFusedLines = FusedShape<N>::lines, kFusedThreads = FusedShape<N>::threads * kFusedLines;
-  measure(reinterpret_cast<const void*>(&range_compress_kernel<N, SampleType::complex64, true>), fused_smem, kFusedThreads,
-          false, "sarfuse fused (whole lines)", [&](unsigned g) {
-            range_compress_kernel<N, SampleType::complex64, true>
-                <<<g / kFusedLines, fused_block, fused_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
-          });
-  measure(reinterpret_cast<const void*>(&range_compress_kernel<N, SampleType::complex64, false>), fused_smem, kFusedThreads,
-          false, "sarfuse fused (predicated)", [&](unsigned g) {
-            range_compress_kernel<N, SampleType::complex64, false>
-                <<<g / kFusedLines, fused_block, fused_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
-          });
+  const int row_smem = BlockShape<N>::smem_bytes;
+  // The product kernel in its own launch shape (FusedShape<N, Whole>::lines lines a block).
+  auto fused = [&]<bool Whole>(const char* name) {
+    using Shape = FusedShape<N, Whole>;
+    const int smem = FusedSlot<N, Whole>::smem_bytes;
+    measure(reinterpret_cast<const void*>(&range_compress_kernel<N, SampleType::complex64, Whole>), smem,
+            Shape::threads * Shape::lines, false, name, [&](unsigned g) {
+              range_compress_kernel<N, SampleType::complex64, Whole>
+                  <<<g / Shape::lines, dim3(Shape::threads, Shape::lines), smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
+            });
+  };
+  fused.template operator()<true>("sarfuse fused (whole lines)");
+  fused.template operator()<false>("sarfuse fused (predicated)");
   auto plain = [&]<int MinBlocks>(const char* name) {
     measure(reinterpret_cast<const void*>(&rc_plain<MinBlocks>), row_smem, T, false, name,
             [&](unsigned g) { rc_plain<MinBlocks><<<g, T, row_smem>>>(dx, dh, dtw, dy); });

@@ -20,13 +20,18 @@ void launch_range_compress_fused(int nfft, SampleType type, const void* raw, int
                                  const float2* tw, float2* out, int out_cols, int out_pitch, cudaStream_t stream) {
   steps::dispatch_size(nfft, [&]<int N>() {
     steps::dispatch_type(type, [&]<SampleType S>() {
-      constexpr int E = fused_elems<N>;
-      const bool whole = nr == N && out_cols == N && out_pitch == N && lines % FusedShape<N>::lines == 0;
-      const auto kernel = whole ? &range_compress_kernel<N, S, true> : &range_compress_kernel<N, S, false>;
-      steps::set_smem<N, FusedExchange<N>::buffers, E>(reinterpret_cast<const void*>(kernel));
-      kernel<<<steps::grid_for<N, E>(lines), steps::block_for<N, E>(), FusedSlot<N>::smem_bytes, stream>>>(
-          raw, lines, nr, filter, tw, out, out_cols, out_pitch);
-      SARFUSE_LAUNCHED("range_compress_fused");
+      auto launch = [&]<bool Whole>() {
+        constexpr int E = fused_elems<N, Whole>;
+        const auto kernel = &range_compress_kernel<N, S, Whole>;
+        steps::set_smem<N, FusedExchange<N, Whole>::buffers, E>(reinterpret_cast<const void*>(kernel));
+        kernel<<<steps::grid_for<N, E>(lines), steps::block_for<N, E>(), FusedSlot<N, Whole>::smem_bytes, stream>>>(
+            raw, lines, nr, filter, tw, out, out_cols, out_pitch);
+        SARFUSE_LAUNCHED("range_compress_fused");
+      };
+      if (nr == N && out_cols == N && out_pitch == N && lines % FusedShape<N, true>::lines == 0)
+        launch.template operator()<true>();
+      else
+        launch.template operator()<false>();
     });
   });
 }
@@ -63,22 +68,22 @@ __global__ void four_step_columns_in_kernel(const void* __restrict__ raw, int li
 }
 
 template <int N>
-__global__ void __launch_bounds__(FusedShape<N>::threads * FusedShape<N>::lines, fused_min_blocks<N>)
+__global__ void __launch_bounds__(FusedShape<N, true>::threads * FusedShape<N, true>::lines, fused_min_blocks<N, true>)
     four_step_rows_kernel(float2* __restrict__ scratch, int rows, int n1, const float2* __restrict__ filter,
                           const float2* __restrict__ tw, const float2* __restrict__ tw_n) {
   extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
-  constexpr int E = fused_elems<N>, T = N / E;
-  const FusedSlot<N> slot(smem, rows);
+  constexpr int E = fused_elems<N, true>, T = N / E;  // whole rows (a padding group loads zeros)
+  const FusedSlot<N, true> slot(smem, rows);
   const int tid = slot.tid, row = slot.line, k1 = row % n1;
   const bool active = slot.active;
   float2* line = scratch + static_cast<std::size_t>(active ? row : 0) * N;
   C32 v[E];
 #pragma unroll
   for (int q = 0; q < E; ++q) v[q] = active ? fft::to_c32(line[tid + q * T]) : C32{0.f, 0.f};
-  steps::Fp32Butterflies::forward<N, E, FusedExchange<N>>(v, slot.s, tw, tid);
+  steps::Fp32Butterflies::forward<N, E, FusedExchange<N, true>>(v, slot.s, tw, tid);
   steps::multiply_by_filter<N>(v, filter + static_cast<std::size_t>(k1) * N, tid);
   steps::conjugate(v);
-  steps::Fp32Butterflies::forward<N, E, FusedSecondExchange<N>>(v, slot.s, tw, tid);
+  steps::Fp32Butterflies::forward<N, E, FusedSecondExchange<N, true>>(v, slot.s, tw, tid);
   if (!active) return;
 #pragma unroll
   for (int q = 0; q < E; ++q) {
@@ -133,10 +138,11 @@ void launch_four_step_columns_in(int n1, int n2, SampleType type, const void* ra
 void launch_four_step_rows(int n1, int n2, float2* scratch, int lines, const float2* filter, const float2* tw_n2,
                            const float2* tw_n, cudaStream_t stream) {
   steps::dispatch_size(n2, [&]<int N>() {
-    constexpr int E = fused_elems<N>;
-    steps::set_smem<N, FusedExchange<N>::buffers, E>(reinterpret_cast<const void*>(&four_step_rows_kernel<N>));
+    constexpr int E = fused_elems<N, true>;
+    steps::set_smem<N, FusedExchange<N, true>::buffers, E>(reinterpret_cast<const void*>(&four_step_rows_kernel<N>));
     const int rows = lines * n1;
-    four_step_rows_kernel<N><<<steps::grid_for<N, E>(rows), steps::block_for<N, E>(), FusedSlot<N>::smem_bytes, stream>>>(
+    four_step_rows_kernel<N>
+        <<<steps::grid_for<N, E>(rows), steps::block_for<N, E>(), FusedSlot<N, true>::smem_bytes, stream>>>(
         scratch, rows, n1, filter, tw_n2, tw_n);
     SARFUSE_LAUNCHED("four_step_rows");
   });

@@ -33,36 +33,41 @@ using fft::BlockShape;
 using fft::C32;
 
 // The fused kernels (two FFTs, the filter between them) have their own shape (docs/performance.md,
-// "Range compression against every peer"): 32 points a thread from 8192 points (256 or 512 threads a
-// line, 212 / 128 registers), 16 below; registers for one block a multiprocessor at 32 points or 512+
-// threads, for two at 256 threads (128 registers: at 3 blocks of 80 registers it spilled and took 1.8x
-// as long); and two exchange buffers where both fit beside those blocks (one barrier a pass instead of
-// two; N <= 8192). The one-FFT passes below keep BlockShape's budget, which does not spill.
-template <int N>
-constexpr int fused_elems = N >= 8192 ? 32 : fft::kElems<N>;
-template <int N>
-using FusedShape = BlockShape<N, fused_elems<N>>;
-template <int N>
-constexpr int fused_min_blocks = fused_elems<N> == 32 || FusedShape<N>::threads * FusedShape<N>::lines >= 512 ? 1 : 2;
-template <int N>
-using FusedExchange = fft::Exchange<2 * FusedShape<N>::smem_bytes * fused_min_blocks<N> <= 227 * 1024 ? 2 : 1>;
-template <int N>
-using FusedSlot = steps::LineSlot<N, FusedExchange<N>::buffers, fused_elems<N>>;
+// "Range compression against every peer"): 32 points a thread where that measured faster (16384, and
+// 8192 whole lines: 512 / 256 threads a line, 128 / 212 registers; 8192 with predicated loads and
+// stores spilled at 255), 16 elsewhere; registers for one block a multiprocessor at 32 points or 512+
+// threads, for two at 256 threads (128 registers: at 3 blocks of 80 it spilled and took 1.8x as
+// long); and two exchange buffers where both fit beside those blocks (one barrier a pass instead of
+// two; N <= 8192). Whole: the instantiation whose lines are all whole. The one-FFT passes below keep
+// BlockShape's budget, which does not spill.
+template <int N, bool Whole>
+constexpr int fused_elems = N == 16384 || (N == 8192 && Whole) ? 32 : fft::kElems<N>;
+template <int N, bool Whole>
+using FusedShape = BlockShape<N, fused_elems<N, Whole>>;
+template <int N, bool Whole>
+constexpr int fused_min_blocks =
+    fused_elems<N, Whole> == 32 || FusedShape<N, Whole>::threads * FusedShape<N, Whole>::lines >= 512 ? 1 : 2;
+template <int N, bool Whole>
+using FusedExchange =
+    fft::Exchange<2 * FusedShape<N, Whole>::smem_bytes * fused_min_blocks<N, Whole> <= 227 * 1024 ? 2 : 1>;
+template <int N, bool Whole>
+using FusedSlot = steps::LineSlot<N, FusedExchange<N, Whole>::buffers, fused_elems<N, Whole>>;
 // The exchange of the second FFT, after the first's passes on the same buffers.
-template <int N>
-using FusedSecondExchange = typename FusedExchange<N>::template Next<fft::pass_count(N, fused_elems<N>)>;
+template <int N, bool Whole>
+using FusedSecondExchange =
+    typename FusedExchange<N, Whole>::template Next<fft::pass_count(N, fused_elems<N, Whole>)>;
 
 // The inverse FFT is conj(FFT(conj(.))): the data never leave the chip. Stores the first out_cols
 // columns of each line at row pitch out_pitch. Whole: every line of every block is there and is N
 // samples, stored whole at pitch N (the circular case): no predicate on any load or store, which
 // measured 11 % faster than the same kernel with them (docs/performance.md).
 template <int N, SampleType S, bool Whole>
-__global__ void __launch_bounds__(FusedShape<N>::threads * FusedShape<N>::lines, fused_min_blocks<N>)
+__global__ void __launch_bounds__(FusedShape<N, Whole>::threads * FusedShape<N, Whole>::lines, fused_min_blocks<N, Whole>)
     range_compress_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
                           const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
   extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
-  constexpr int E = fused_elems<N>, T = N / E;
-  const FusedSlot<N> slot(smem, lines);
+  constexpr int E = fused_elems<N, Whole>, T = N / E;
+  const FusedSlot<N, Whole> slot(smem, lines);
   C32 v[E];
   if constexpr (Whole) {
     const std::size_t base = static_cast<std::size_t>(slot.line) * N + slot.tid;
@@ -71,10 +76,10 @@ __global__ void __launch_bounds__(FusedShape<N>::threads * FusedShape<N>::lines,
   } else {
     steps::load_raw_line<N, S>(v, raw, slot.line, nr, slot.tid, slot.active);
   }
-  steps::Fp32Butterflies::forward<N, E, FusedExchange<N>>(v, slot.s, tw, slot.tid);
+  steps::Fp32Butterflies::forward<N, E, FusedExchange<N, Whole>>(v, slot.s, tw, slot.tid);
   steps::multiply_by_filter<N>(v, filter, slot.tid);
   steps::conjugate(v);
-  steps::Fp32Butterflies::forward<N, E, FusedSecondExchange<N>>(v, slot.s, tw, slot.tid);
+  steps::Fp32Butterflies::forward<N, E, FusedSecondExchange<N, Whole>>(v, slot.s, tw, slot.tid);
   if constexpr (Whole) {
     float2* dst = out + static_cast<std::size_t>(slot.line) * N + slot.tid;
 #pragma unroll
