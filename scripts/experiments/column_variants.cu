@@ -143,31 +143,16 @@ int main(int argc, char** argv) {
     ref.push_back(a);
   }
   auto check = [&](const char* name) {
-    std::vector<float2> y(n);
-    CK(cudaMemcpy(y.data(), dy, n * 8, cudaMemcpyDeviceToHost));
-    bool finite = true;
-    for (std::size_t k = 0; k < n; ++k) finite &= std::isfinite(y[k].x) && std::isfinite(y[k].y);
-    double e2 = 0, r2 = 0;
-    for (std::size_t i = 0; i < ref.size(); ++i)
-      for (int r = 0; r < N; ++r) {
-        const float2 o = y[static_cast<std::size_t>(r) * cols + check_cols[i]];
-        e2 += std::norm(std::complex<double>(o.x, o.y) - ref[i][r]);
-        r2 += std::norm(ref[i][r]);
-      }
-    const double e = std::sqrt(e2 / r2);
-    std::printf("  %-58s rel L2 vs float64 %.2e%s\n", name, e, finite && e < 1e-5 ? "" : "  ** WRONG **");
+    check_outputs(name, dy, n, ref, [&](std::size_t i, std::size_t r) { return r * cols + check_cols[i]; });
   };
+
   auto poison = [&] { CK(cudaMemset(dy, 0xff, n * 8)); };
-  Timer tm;
-  int sms = 0;
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const double bytes = 2.0 * n * 8;
-  const double copy_ms = tm.median_ms([&] { CK(cudaMemcpyAsync(dy, dx, n * 8, cudaMemcpyDeviceToDevice)); });
-  std::printf("%d columns of %d: copy %zu MB device to device %.4f ms (%.0f GB/s)\n", cols, N, n * 8 >> 20, copy_ms,
-              bytes / copy_ms / 1e6);
-  auto report = [&](const char* name, double ms) {
-    std::printf("%-60s %.4f ms  %.0f GB/s  %.0f %% of copy\n", name, ms, bytes / ms / 1e6, 100 * copy_ms / ms);
-  };
+  std::printf("%d columns of %d\n", cols, N);
+  Bench bench(dy, dx, n * 8);
+  Timer& tm = bench.tm;
+  const int sms = bench.sms;
+  auto report = [&](const char* name, double ms) { bench.report(name, ms); };
+
 
   cufftHandle plan;
   int len = N, embed = N;

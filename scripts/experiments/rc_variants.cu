@@ -10,7 +10,9 @@
 // (docs/bench/range_compression/variants_run1..3.txt came from this file at commit a976455,
 // with its own copy of that kernel and its variants launched one by one; variants_run4.txt from this one;
 // variants_run5.txt from commit 72635d5, whose chained-twiddle variants the product then took: the
-// "plain" kernels here are that now.)
+// "plain" kernels here are that now; variants_run6/7.txt from commit cf432fe, whose double-buffered and
+// 32-points-a-thread variants the product then took (its persistent TMA, predicated-body and
+// uniform-path variants, measured since stop 28, are gone with them).)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -43,62 +45,6 @@ __device__ __forceinline__ void compress_line(C32 (&v)[E], C32* s, const float2*
   steps::multiply_by_filter<N>(v, filter, tid);
   steps::conjugate(v);
   steps::Fp32Butterflies::forward<N, E>(v, s, tw, tid);
-}
-
-// ---- variant: persistent blocks, the next line fetched into shared memory by a bulk copy (TMA) ----
-__device__ __forceinline__ unsigned smem_addr(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
-__device__ __forceinline__ void bar_init(unsigned long long* b) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(b)));
-}
-__device__ __forceinline__ void bulk_fetch(void* dst, const void* src, unsigned bytes, unsigned long long* b) {
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(b)), "r"(bytes) : "memory");
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                   smem_addr(dst)),
-               "l"(src), "r"(bytes), "r"(smem_addr(b))
-               : "memory");
-}
-__device__ __forceinline__ void bar_wait(unsigned long long* b, unsigned parity) {
-  asm volatile(
-      "{\n .reg .pred p;\n W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n @!p bra W;\n}" ::"r"(smem_addr(b)),
-      "r"(parity)
-      : "memory");
-}
-
-// Alias: the FFT's exchange uses the slot the line arrived in (2 slots a block) instead of its own.
-template <bool Alias, int MinBlocks>
-__global__ void __launch_bounds__(T, MinBlocks)
-    rc_persistent(const float2* __restrict__ raw, int lines, const float2* __restrict__ filter,
-                  const float2* __restrict__ tw, float2* __restrict__ out) {
-  extern __shared__ __align__(128) unsigned char sm[];
-  constexpr int kSlot = (fft::smem_size(N) * 8 + 127) / 128 * 128;
-  __shared__ unsigned long long bar[2];
-  C32* own = reinterpret_cast<C32*>(sm + 2 * kSlot);
-  const int tid = threadIdx.x;
-  if (tid == 0) {
-    bar_init(&bar[0]);
-    bar_init(&bar[1]);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  }
-  __syncthreads();
-  int line = blockIdx.x;
-  if (tid == 0 && line < lines) bulk_fetch(sm, raw + static_cast<std::size_t>(line) * N, N * 8, &bar[0]);
-  for (int it = 0; line < lines; ++it, line += gridDim.x) {
-    const int b = it & 1;
-    const int next = line + gridDim.x;
-    __syncthreads();  // every read of the other slot (the last line's exchange) is done
-    float2* cur = reinterpret_cast<float2*>(sm + b * kSlot);
-    if (tid == 0 && next < lines) bulk_fetch(sm + (b ^ 1) * kSlot, raw + static_cast<std::size_t>(next) * N, N * 8, &bar[b ^ 1]);
-    bar_wait(&bar[b], (it >> 1) & 1);
-    C32 v[E];
-#pragma unroll
-    for (int q = 0; q < E; ++q) v[q] = fft::to_c32(cur[tid + q * T]);
-    C32* s = Alias ? reinterpret_cast<C32*>(cur) : own;
-    compress_line(v, s, filter, tw, tid);
-    float2* dst = out + static_cast<std::size_t>(line) * N;
-#pragma unroll
-    for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
-  }
 }
 
 // ---- variants: the exchanges double-buffered (one barrier each instead of two), and the twiddles of
@@ -183,86 +129,6 @@ __global__ void __launch_bounds__(T, MinBlocks)
   for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
 }
 
-// ---- variant: 32 points a thread (N / 32 threads a line; radix-32 passes, the last what remains) ----
-constexpr int E2 = 32, T2 = N / E2;
-constexpr int kWidePasses = fft::pass_count(N, E2);
-// x * exp(-2 pi i k / 32), k = 0..15.
-__device__ __forceinline__ C32 rotate32(C32 x, int k) {
-  constexpr float c[16] = {1.0f, 0.98078528040323044913f, 0.92387953251128675613f, 0.83146961230254523708f,
-                           0.70710678118654752440f, 0.55557023301960222474f, 0.38268343236508977173f,
-                           0.19509032201612826785f, 0.0f, -0.19509032201612826785f, -0.38268343236508977173f,
-                           -0.55557023301960222474f, -0.70710678118654752440f, -0.83146961230254523708f,
-                           -0.92387953251128675613f, -0.98078528040323044913f};
-  if (k == 0) return x;
-  if (k == 8) return fft::mul_minus_i(x);
-  const C32 w{c[k], c[(k + 8) % 16] * (k < 8 ? 1.0f : -1.0f)};  // -sin(2 pi k / 32) = cos(2 pi (k + 8) / 32)
-  return x * w;
-}
-__device__ __forceinline__ void dft32(C32* x) {
-  C32 e[16], o[16];
-#pragma unroll
-  for (int k = 0; k < 16; ++k) {
-    e[k] = x[2 * k];
-    o[k] = x[2 * k + 1];
-  }
-  fft::dft<16>(e);
-  fft::dft<16>(o);
-#pragma unroll
-  for (int k = 0; k < 16; ++k) {
-    const C32 t = rotate32(o[k], k);
-    x[k] = e[k] + t;
-    x[k + 16] = e[k] - t;
-  }
-}
-template <int P, int Base, bool Double>
-__device__ __forceinline__ void wide_passes(C32 (&v)[E2], C32* s, const float2* __restrict__ tw, int tid) {
-  if constexpr (P < kWidePasses) {
-    constexpr int R = fft::pass_radix(N, E2, P), ns = fft::ipow(E2, P), B = E2 / R, S = fft::smem_size(N);
-    constexpr int wb = Double ? (Base + P) % 2 : 0, rb = Double ? 1 - wb : 0;
-    if constexpr (P > 0) {
-      __syncthreads();
-#pragma unroll
-      for (int q = 0; q < E2; ++q) v[q] = s[rb * S + fft::smem_index(tid + q * T2)];
-    }
-#pragma unroll
-    for (int b = 0; b < B; ++b) {
-      C32 x[R];
-#pragma unroll
-      for (int r = 0; r < R; ++r) x[r] = v[b + r * B];
-      fft::stockham_twiddle_mul<N, R, ns>(x, tid + b * T2, tw);
-      if constexpr (R == 32) dft32(x);
-      else fft::butterfly<R>(x);
-#pragma unroll
-      for (int r = 0; r < R; ++r) v[b + r * B] = x[r];
-    }
-    if constexpr (P + 1 < kWidePasses) {
-      if constexpr (!Double) __syncthreads();
-#pragma unroll
-      for (int b = 0; b < B; ++b)
-#pragma unroll
-        for (int r = 0; r < R; ++r) s[wb * S + fft::smem_index(fft::stockham_output(tid + b * T2, r, ns, R))] = v[b + r * B];
-    }
-    wide_passes<P + 1, Base, Double>(v, s, tw, tid);
-  }
-}
-template <int MinBlocks, bool Double>
-__global__ void __launch_bounds__(T2, MinBlocks)
-    rc_wide(const float2* __restrict__ raw, const float2* __restrict__ filter, const float2* __restrict__ tw,
-            float2* __restrict__ out) {
-  extern __shared__ __align__(32) C32 smem[];
-  const int tid = threadIdx.x, line = blockIdx.x;
-  C32 v[E2];
-#pragma unroll
-  for (int q = 0; q < E2; ++q) v[q] = fft::to_c32(__ldg(raw + static_cast<std::size_t>(line) * N + tid + q * T2));
-  wide_passes<0, 0, Double>(v, smem, tw, tid);
-  steps::multiply_by_filter<N>(v, filter, tid);
-  steps::conjugate(v);
-  wide_passes<0, (kWidePasses - 1) % 2, Double>(v, smem, tw, tid);
-  float2* dst = out + static_cast<std::size_t>(line) * N;
-#pragma unroll
-  for (int q = 0; q < E2; ++q) dst[tid + q * T2] = fft::to_float2(fft::conj(v[q]));
-}
-
 // The current kernel's body with another register budget (MinBlocks resident blocks per SM).
 template <int MinBlocks>
 __global__ void __launch_bounds__(T, MinBlocks)
@@ -277,56 +143,6 @@ __global__ void __launch_bounds__(T, MinBlocks)
   float2* dst = out + static_cast<std::size_t>(line) * N;
 #pragma unroll
   for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
-}
-
-// The product kernel's body (predicated loads of any sample type, pitched stores, the L2 prefetch
-// optional) with another register budget.
-template <int MinBlocks, bool Prefetch>
-__global__ void __launch_bounds__(T, MinBlocks)
-    rc_product(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
-               const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
-  extern __shared__ __align__(32) C32 smem[];
-  const steps::LineSlot<N> slot(smem, lines);
-  C32 v[E];
-  steps::load_raw_line<N, SampleType::complex64>(v, raw, slot.line, nr, slot.tid, slot.active);
-  if constexpr (Prefetch)
-    steps::prefetch_ahead_l2<N>(raw, slot.line, lines, static_cast<std::size_t>(nr) * sizeof(float2), slot.tid);
-  compress_line(v, slot.s, filter, tw, slot.tid);
-  if (!slot.active) return;
-#pragma unroll
-  for (int q = 0; q < E; ++q) {
-    const int col = slot.tid + q * T;
-    if (col < out_cols) out[static_cast<std::size_t>(slot.line) * out_pitch + col] = fft::to_float2(fft::conj(v[q]));
-  }
-}
-
-// The product body with block-uniform fast paths: whole lines (nr >= N, out_cols >= N, active) load and
-// store without per-element predicates.
-template <int MinBlocks>
-__global__ void __launch_bounds__(T, MinBlocks)
-    rc_uniform(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
-               const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
-  extern __shared__ __align__(32) C32 smem[];
-  const steps::LineSlot<N> slot(smem, lines);
-  C32 v[E];
-  if (slot.active && nr >= N) {
-    const float2* src = static_cast<const float2*>(raw) + static_cast<std::size_t>(slot.line) * nr + slot.tid;
-#pragma unroll
-    for (int q = 0; q < E; ++q) v[q] = fft::to_c32(__ldg(src + q * T));
-  } else {
-    steps::load_raw_line<N, SampleType::complex64>(v, raw, slot.line, nr, slot.tid, slot.active);
-  }
-  compress_line(v, slot.s, filter, tw, slot.tid);
-  if (!slot.active) return;
-  float2* dst = out + static_cast<std::size_t>(slot.line) * out_pitch + slot.tid;
-  if (out_cols >= N) {
-#pragma unroll
-    for (int q = 0; q < E; ++q) dst[q * T] = fft::to_float2(fft::conj(v[q]));
-  } else {
-#pragma unroll
-    for (int q = 0; q < E; ++q)
-      if (slot.tid + q * T < out_cols) dst[q * T] = fft::to_float2(fft::conj(v[q]));
-  }
 }
 
 // ---- host ----
@@ -358,30 +174,15 @@ int main() {
     ref.push_back(a);
   }
   auto check = [&](const char* name) {
-    std::vector<float2> y(n);
-    CK(cudaMemcpy(y.data(), dy, n * 8, cudaMemcpyDeviceToHost));
-    double e2 = 0, r2 = 0;
-    bool finite = true;
-    for (std::size_t k = 0; k < n; ++k) finite &= std::isfinite(y[k].x) && std::isfinite(y[k].y);
-    for (std::size_t i = 0; i < ref.size(); ++i)
-      for (int k = 0; k < N; ++k) {
-        const auto d = std::complex<double>(y[check_lines[i] * N + k].x, y[check_lines[i] * N + k].y) - ref[i][k];
-        e2 += std::norm(d);
-        r2 += std::norm(ref[i][k]);
-      }
-    const double e = std::sqrt(e2 / r2);
-    std::printf("  %-44s rel L2 vs float64 %.2e%s\n", name, e, finite && e < 1e-5 ? "" : "  ** WRONG **");
+    check_outputs(name, dy, n, ref, [&](std::size_t i, std::size_t k) { return check_lines[i] * std::size_t{N} + k; });
   };
+
   auto poison = [&] { CK(cudaMemset(dy, 0xff, n * 8)); };
-  Timer tm;
-  int sms = 0;
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const double bytes = 2.0 * n * 8;
-  const double copy_ms = tm.median_ms([&] { CK(cudaMemcpyAsync(dy, dx, n * 8, cudaMemcpyDeviceToDevice)); });
-  std::printf("copy %zu MB device to device: %.4f ms (%.0f GB/s)\n", n * 8 >> 20, copy_ms, bytes / copy_ms / 1e6);
-  auto report = [&](const char* name, double ms) {
-    std::printf("%-46s %.4f ms  %.0f GB/s  %.0f %% of copy\n", name, ms, bytes / ms / 1e6, 100 * copy_ms / ms);
-  };
+  Bench bench(dy, dx, n * 8);
+  Timer& tm = bench.tm;
+  const int sms = bench.sms;
+  auto report = [&](const char* name, double ms) { bench.report(name, ms); };
+
 
   // Times a kernel launched `go` after checking its poisoned output (when the output is the reference's).
   auto measure = [&](const void* kernel, int smem, int threads, bool blocks_per_sm_grid, const char* name,
@@ -423,20 +224,6 @@ int main() {
   };
   plain.template operator()<3>("plain, 3 blocks of registers");
   plain.template operator()<2>("plain, 2 blocks of registers");
-  auto product = [&]<int MinBlocks, bool Prefetch>(const char* name) {
-    measure(reinterpret_cast<const void*>(&rc_product<MinBlocks, Prefetch>), row_smem, T, false, name, [&](unsigned g) {
-      rc_product<MinBlocks, Prefetch><<<g, dim3(T, 1), row_smem>>>(dx, LINES, N, dh, dtw, dy, N, N);
-    });
-  };
-  product.template operator()<3, true>("product body, 3 blocks, L2 prefetch");
-  product.template operator()<2, false>("product body, 2 blocks, no prefetch");
-  auto uniform = [&]<int MinBlocks>(const char* name, int nr, int out_cols) {
-    measure(reinterpret_cast<const void*>(&rc_uniform<MinBlocks>), row_smem, T, false, name, [&](unsigned g) {
-      rc_uniform<MinBlocks><<<g, dim3(T, 1), row_smem>>>(dx, LINES, nr, dh, dtw, dy, out_cols, N);
-    }, nr == N && out_cols == N);
-  };
-  uniform.template operator()<2>("uniform fast paths, 2 blocks", N, N);
-  uniform.template operator()<2>("uniform, 2 blocks, padded (nr 4000, out 3000)", 4000, 3000);
   float2* dptab;
   const std::vector<float2> ptab = pass_table();
   CK(cudaMalloc(&dptab, ptab.size() * 8));
@@ -446,18 +233,6 @@ int main() {
     measure(reinterpret_cast<const void*>(&rc_passes<MinBlocks, Double, Table>), smem, T, false, name,
             [&](unsigned g) { rc_passes<MinBlocks, Double, Table><<<g, T, smem>>>(dx, dh, dtw, dptab, dy); });
   };
-  auto wide = [&]<int MinBlocks, bool Double>(const char* name) {
-    const int smem = (Double ? 2 : 1) * row_smem;
-    measure(reinterpret_cast<const void*>(&rc_wide<MinBlocks, Double>), smem, T2, false, name,
-            [&](unsigned g) { rc_wide<MinBlocks, Double><<<g, T2, smem>>>(dx, dh, dtw, dy); });
-  };
-  wide.template operator()<1, false>("32 points a thread, 1 block of registers");
-  wide.template operator()<1, true>("32 points a thread, double-buffered, 1 block");
-  if constexpr (T2 <= 256) {
-    wide.template operator()<2, false>("32 points a thread, 2 blocks of registers");
-    wide.template operator()<2, true>("32 points a thread, double-buffered, 2 blocks");
-  }
-  passes.template operator()<1, true, false>("double-buffered exchange, 1 block");
   passes.template operator()<2, false, false>("passes as the product, 2 blocks of registers");
   passes.template operator()<2, true, false>("double-buffered exchange, 2 blocks");
   passes.template operator()<3, true, false>("double-buffered exchange, 3 blocks");
@@ -465,10 +240,6 @@ int main() {
   passes.template operator()<3, false, true>("per-pass twiddle table, 3 blocks");
   passes.template operator()<2, true, true>("double-buffered + twiddle table, 2 blocks");
   passes.template operator()<3, true, true>("double-buffered + twiddle table, 3 blocks");
-  constexpr int kSlot = (fft::smem_size(N) * 8 + 127) / 128 * 128;
-  measure(reinterpret_cast<const void*>(&rc_persistent<false, 2>), 3 * kSlot, T, true,
-          "persistent, bulk prefetch, own exchange",
-          [&](unsigned g) { rc_persistent<false, 2><<<g, T, 3 * kSlot>>>(dx, LINES, dh, dtw, dy); });
 #if SARFUSE_HAVE_CUFFTDX
   for (const bench::CufftdxRange& c : bench::cufftdx_range_configs(N)) {
     poison();
