@@ -21,10 +21,10 @@ void launch_range_compress_fused(int nfft, SampleType type, const void* raw, int
   steps::dispatch_size(nfft, [&]<int N>() {
     steps::dispatch_type(type, [&]<SampleType S>() {
       auto launch = [&]<bool Whole>() {
-        constexpr int E = fused_elems<N, Whole>;
+        constexpr int E = fused_elems<N, Whole>, L = fused_lines<N, Whole>;
         const auto kernel = &range_compress_kernel<N, S, Whole>;
-        steps::set_smem<N, FusedExchange<N, Whole>::buffers, E>(reinterpret_cast<const void*>(kernel));
-        kernel<<<steps::grid_for<N, E>(lines), steps::block_for<N, E>(), FusedSlot<N, Whole>::smem_bytes, stream>>>(
+        steps::set_smem<N, FusedExchange<N, Whole>::buffers, E, L>(reinterpret_cast<const void*>(kernel));
+        kernel<<<steps::grid_for<N, E, L>(lines), steps::block_for<N, E, L>(), FusedSlot<N, Whole>::smem_bytes, stream>>>(
             raw, lines, nr, filter, tw, out, out_cols, out_pitch);
         SARFUSE_LAUNCHED("range_compress_fused");
       };
@@ -68,7 +68,7 @@ __global__ void four_step_columns_in_kernel(const void* __restrict__ raw, int li
 }
 
 template <int N>
-__global__ void __launch_bounds__(FusedShape<N, true>::threads * FusedShape<N, true>::lines, fused_min_blocks<N, true>)
+__global__ void __launch_bounds__(fused_block_threads<N, true>, fused_min_blocks<N, true>)
     four_step_rows_kernel(float2* __restrict__ scratch, int rows, int n1, const float2* __restrict__ filter,
                           const float2* __restrict__ tw, const float2* __restrict__ tw_n) {
   extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
@@ -138,11 +138,11 @@ void launch_four_step_columns_in(int n1, int n2, SampleType type, const void* ra
 void launch_four_step_rows(int n1, int n2, float2* scratch, int lines, const float2* filter, const float2* tw_n2,
                            const float2* tw_n, cudaStream_t stream) {
   steps::dispatch_size(n2, [&]<int N>() {
-    constexpr int E = fused_elems<N, true>;
-    steps::set_smem<N, FusedExchange<N, true>::buffers, E>(reinterpret_cast<const void*>(&four_step_rows_kernel<N>));
+    constexpr int E = fused_elems<N, true>, L = fused_lines<N, true>;
+    steps::set_smem<N, FusedExchange<N, true>::buffers, E, L>(reinterpret_cast<const void*>(&four_step_rows_kernel<N>));
     const int rows = lines * n1;
     four_step_rows_kernel<N>
-        <<<steps::grid_for<N, E>(rows), steps::block_for<N, E>(), FusedSlot<N, true>::smem_bytes, stream>>>(
+        <<<steps::grid_for<N, E, L>(rows), steps::block_for<N, E, L>(), FusedSlot<N, true>::smem_bytes, stream>>>(
         scratch, rows, n1, filter, tw_n2, tw_n);
     SARFUSE_LAUNCHED("four_step_rows");
   });

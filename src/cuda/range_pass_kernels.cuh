@@ -32,26 +32,36 @@ namespace {
 using fft::BlockShape;
 using fft::C32;
 
-// The fused kernels (two FFTs, the filter between them) have their own shape (docs/performance.md,
-// "Range compression against every peer"): 32 points a thread where that measured faster (16384, and
-// 8192 whole lines: 512 / 256 threads a line, 128 / 212 registers; 8192 with predicated loads and
-// stores spilled at 255), 16 elsewhere; registers for one block a multiprocessor at 32 points or 512+
-// threads, for two at 256 threads (128 registers: at 3 blocks of 80 it spilled and took 1.8x as
-// long); and two exchange buffers where both fit beside those blocks (one barrier a pass instead of
-// two; N <= 8192). Whole: the instantiation whose lines are all whole. The one-FFT passes below keep
-// BlockShape's budget, which does not spill.
+// The fused kernels (two FFTs, the filter between them) have their own shape, each choice measured
+// (docs/performance.md, "Range compression against every peer"):
+// - 32 points a thread at 16384 and at 8192 whole lines (512 / 256 threads a line, 128 / 212
+//   registers; 8192 with predicated loads and stores spilled at 255), 16 elsewhere;
+// - one line a block from 128 threads a line (2048: four 128-thread blocks a SM beat two of two
+//   lines), 256 threads' worth of shorter lines;
+// - registers for one block a SM at 32 points or 512+ threads, two at 256 threads (128 registers: at
+//   three blocks of 80 it spilled and took 1.8x as long), four at 128;
+// - two exchange buffers (one barrier a pass instead of two) for blocks of 256+ threads where both fit
+//   beside those blocks (N 4096 and 8192); small blocks, four a SM, ran faster with one.
+// Whole: the instantiation whose lines are all whole. The one-FFT passes below keep BlockShape's
+// budget, which does not spill.
 template <int N, bool Whole>
 constexpr int fused_elems = N == 16384 || (N == 8192 && Whole) ? 32 : fft::kElems<N>;
 template <int N, bool Whole>
-using FusedShape = BlockShape<N, fused_elems<N, Whole>>;
+constexpr int fused_lines = N / fused_elems<N, Whole> >= 128 ? 1 : BlockShape<N, fused_elems<N, Whole>>::lines;
+template <int N, bool Whole>
+using FusedShape = BlockShape<N, fused_elems<N, Whole>, fused_lines<N, Whole>>;
+template <int N, bool Whole>
+constexpr int fused_block_threads = FusedShape<N, Whole>::threads * FusedShape<N, Whole>::lines;
 template <int N, bool Whole>
 constexpr int fused_min_blocks =
-    fused_elems<N, Whole> == 32 || FusedShape<N, Whole>::threads * FusedShape<N, Whole>::lines >= 512 ? 1 : 2;
+    fused_elems<N, Whole> == 32 || fused_block_threads<N, Whole> >= 512 ? 1 : fused_block_threads<N, Whole> >= 256 ? 2 : 4;
 template <int N, bool Whole>
-using FusedExchange =
-    fft::Exchange<2 * FusedShape<N, Whole>::smem_bytes * fused_min_blocks<N, Whole> <= 227 * 1024 ? 2 : 1>;
+using FusedExchange = fft::Exchange<fused_block_threads<N, Whole> >= 256 &&
+                                            2 * FusedShape<N, Whole>::smem_bytes * fused_min_blocks<N, Whole> <= 227 * 1024
+                                        ? 2
+                                        : 1>;
 template <int N, bool Whole>
-using FusedSlot = steps::LineSlot<N, FusedExchange<N, Whole>::buffers, fused_elems<N, Whole>>;
+using FusedSlot = steps::LineSlot<N, FusedExchange<N, Whole>::buffers, fused_elems<N, Whole>, fused_lines<N, Whole>>;
 // The exchange of the second FFT, after the first's passes on the same buffers.
 template <int N, bool Whole>
 using FusedSecondExchange =
@@ -62,7 +72,7 @@ using FusedSecondExchange =
 // samples, stored whole at pitch N (the circular case): no predicate on any load or store, which
 // measured 11 % faster than the same kernel with them (docs/performance.md).
 template <int N, SampleType S, bool Whole>
-__global__ void __launch_bounds__(FusedShape<N, Whole>::threads * FusedShape<N, Whole>::lines, fused_min_blocks<N, Whole>)
+__global__ void __launch_bounds__(fused_block_threads<N, Whole>, fused_min_blocks<N, Whole>)
     range_compress_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
                           const float2* __restrict__ tw, float2* __restrict__ out, int out_cols, int out_pitch) {
   extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads

@@ -243,10 +243,11 @@ __device__ __forceinline__ void block_fft_forward(Cx<A> (&v)[E], Cx<A>* s, const
   }
 }
 
-template <int N, int E = kElems<N>>
+// Lines: lines per block (by default as many as make 256 threads).
+template <int N, int E = kElems<N>, int Lines = (N / E >= 256 ? 1 : 256 / (N / E))>
 struct BlockShape {
-  static constexpr int threads = N / E;                                // per line
-  static constexpr int lines = threads >= 256 ? 1 : 256 / threads;     // lines per block
+  static constexpr int threads = N / E;  // per line
+  static constexpr int lines = Lines;    // per block
   static constexpr int smem_bytes = lines * smem_size(N) * static_cast<int>(sizeof(C32));
   // Blocks per multiprocessor to hold registers for (launch bounds): two for 512-thread lines, so
   // one block computes while the other waits at a barrier.

@@ -12,34 +12,36 @@ namespace sarfuse::cuda::steps {
 using fft::BlockShape;
 using fft::C32;
 
-// Buffers: the line's exchange buffers (fft::Exchange), each smem_size(N) slots; E: points a thread.
-template <int N, int Buffers = 1, int E = fft::kElems<N>>
+// Buffers: the line's exchange buffers (fft::Exchange), each smem_size(N) slots; E: points a thread;
+// Lines: lines a block.
+template <int N, int Buffers = 1, int E = fft::kElems<N>, int Lines = BlockShape<N, E>::lines>
 struct LineSlot {
-  static constexpr int smem_bytes = Buffers * BlockShape<N, E>::smem_bytes;  // the block's
+  using Shape = BlockShape<N, E, Lines>;
+  static constexpr int smem_bytes = Buffers * Shape::smem_bytes;  // the block's
   int tid, line;
   bool active;  // false for the padding groups of the last block: they compute, never store
   C32* s;
   __device__ LineSlot(C32* smem, int lines)
       : tid(threadIdx.x),
-        line(static_cast<int>(blockIdx.x) * BlockShape<N, E>::lines + static_cast<int>(threadIdx.y)),
+        line(static_cast<int>(blockIdx.x) * Lines + static_cast<int>(threadIdx.y)),
         active(line < lines),
         s(smem + threadIdx.y * Buffers * fft::smem_size(N)) {}
 };
 
-template <int N, int Buffers = 1, int E = fft::kElems<N>>
+template <int N, int Buffers = 1, int E = fft::kElems<N>, int Lines = BlockShape<N, E>::lines>
 void set_smem(const void* kernel) {
-  SARFUSE_CUDA(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, LineSlot<N, Buffers, E>::smem_bytes));
+  SARFUSE_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    LineSlot<N, Buffers, E, Lines>::smem_bytes));
 }
 
-template <int N, int E = fft::kElems<N>>
+template <int N, int E = fft::kElems<N>, int Lines = BlockShape<N, E>::lines>
 dim3 grid_for(int lines) {
-  return dim3(static_cast<unsigned>((lines + BlockShape<N, E>::lines - 1) / BlockShape<N, E>::lines));
+  return dim3(static_cast<unsigned>((lines + Lines - 1) / Lines));
 }
 
-template <int N, int E = fft::kElems<N>>
+template <int N, int E = fft::kElems<N>, int Lines = BlockShape<N, E>::lines>
 dim3 block_for() {
-  return dim3(BlockShape<N, E>::threads, BlockShape<N, E>::lines);
+  return dim3(BlockShape<N, E, Lines>::threads, Lines);
 }
 
 }  // namespace sarfuse::cuda::steps
