@@ -40,8 +40,8 @@ using fft::C32;
 //   lines), 256 threads' worth of shorter lines;
 // - registers for one block a SM at 32 points or 512+ threads, two at 256 threads (128 registers: at
 //   three blocks of 80 it spilled and took 1.8x as long), four at 128;
-// - two exchange buffers (one barrier a pass instead of two) for blocks of 256+ threads where both fit
-//   beside those blocks (N 4096 and 8192); small blocks, four a SM, ran faster with one.
+// - two exchange buffers (one barrier a pass instead of two) for lines of 256+ threads where both fit
+//   beside those blocks (N 4096 and 8192); 2048's four small blocks a SM ran faster with one.
 // Whole: the instantiation whose lines are all whole. The one-FFT passes below keep BlockShape's
 // budget, which does not spill.
 template <int N, bool Whole>
@@ -56,7 +56,7 @@ template <int N, bool Whole>
 constexpr int fused_min_blocks =
     fused_elems<N, Whole> == 32 || fused_block_threads<N, Whole> >= 512 ? 1 : fused_block_threads<N, Whole> >= 256 ? 2 : 4;
 template <int N, bool Whole>
-using FusedExchange = fft::Exchange<fused_block_threads<N, Whole> >= 256 &&
+using FusedExchange = fft::Exchange<FusedShape<N, Whole>::threads >= 256 &&
                                             2 * FusedShape<N, Whole>::smem_bytes * fused_min_blocks<N, Whole> <= 227 * 1024
                                         ? 2
                                         : 1>;
