@@ -9,7 +9,7 @@ B=${B:-build/sarfuse}
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 $B bench e2e --size 4096x4096 --input c64 --backend cpu --threads 2 --repeats "$RUNS" --dir "$D/e2e" --json "$D/e2e.json" \
-  | grep -E "process wall|I/O floor|ratio"
+  | grep -E "process wall|I/O floor|ratio|fixed per process"
 ${PYTHON:-/usr/bin/python3} - "$D/e2e.json" "$RUNS" <<'PY'
 import json, sys, time
 import numpy as np, scipy.fft as sf

@@ -159,6 +159,13 @@ class ProductWriter {
   // Rows already in the product's complex32 encoding (IEEE half pairs, rounded to nearest even: what
   // write_rows would make of their complex64 values, e.g. Plan::focus_rows'); complex32 products only.
   void write_complex32_rows(const std::uint16_t* halves, std::size_t count);
+  // Products whose file holds the rows as they are made (.npy, complex64, no mantissa rounding, not
+  // detected) can take them in place: rows_in_place() is row 0 in the file's own memory (mapped), to be
+  // written there by the focusing itself, and rows_placed() counts the next `count` rows done, in order
+  // (no copy, and no buffer of their own). Either this or write_rows for one product.
+  static bool takes_rows_in_place(const std::string& path, const ProductOptions& options);
+  std::complex<float>* rows_in_place();
+  void rows_placed(std::size_t count);
   void commit();
   // Seconds spent so far converting and compressing (encode) and handing bytes to the file (write),
   // and in commit (sync: flush, fsync, rename).

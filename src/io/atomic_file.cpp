@@ -1,6 +1,7 @@
 #include "io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -42,12 +43,13 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   check_output_path(path);
   static std::atomic<unsigned> counter{0};
   temp_ = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  file_ = std::fopen(temp_.c_str(), "wb");
+  file_ = std::fopen(temp_.c_str(), "w+b");  // readable too: map() needs it
   if (!file_) throw FileError("cannot write '" + path + "': " + std::strerror(errno));
 }
 
 AtomicFile::~AtomicFile() {
   stop_writeback();
+  unmap();
   if (file_) std::fclose(file_);
   if (!committed_) std::remove(temp_.c_str());
 }
@@ -64,13 +66,14 @@ void AtomicFile::write(const void* data, std::size_t bytes) {
   }
 }
 
-void AtomicFile::start_writeback() {
+void AtomicFile::start_writeback(std::size_t bytes) {
   if (file_) std::fflush(file_);  // here, on the writer's thread
   if (writeback_fd_ < 0) writeback_fd_ = file_ ? ::dup(::fileno(file_)) : ::open(temp_.c_str(), O_RDONLY);
   if (writeback_fd_ < 0) return;  // a hint only: without it commit()'s fsync does all the work
   {
     std::lock_guard lock(writeback_mutex_);
     writeback_pending_ = true;
+    writeback_bytes_ = bytes;
   }
   writeback_asked_.notify_one();
   if (writeback_.joinable()) return;
@@ -80,8 +83,9 @@ void AtomicFile::start_writeback() {
       writeback_asked_.wait(lock, [this] { return writeback_pending_ || writeback_stop_; });
       if (!writeback_pending_) return;
       writeback_pending_ = false;
+      const auto bytes = static_cast<off_t>(writeback_bytes_);
       lock.unlock();
-      ::sync_file_range(writeback_fd_, 0, 0, SYNC_FILE_RANGE_WRITE);  // failure changes nothing
+      ::sync_file_range(writeback_fd_, 0, bytes, SYNC_FILE_RANGE_WRITE);  // failure changes nothing
       lock.lock();
     }
   });
@@ -101,6 +105,26 @@ void AtomicFile::stop_writeback() {
   writeback_fd_ = -1;
 }
 
+std::byte* AtomicFile::map(std::size_t bytes) {
+  if (!file_ || mapped_) throw Error("'" + path_ + "': map() needs the file open and not yet mapped");
+  if (std::fflush(file_) != 0) throw FileError("writing '" + path_ + "' failed: " + std::strerror(errno));
+  const int fd = ::fileno(file_);
+  if (const int e = ::posix_fallocate(fd, 0, static_cast<off_t>(bytes)))
+    throw FileError("writing '" + path_ + "' failed: " + std::strerror(e) + " (reserving its " + std::to_string(bytes) +
+                    " bytes)");
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) throw FileError("cannot write '" + path_ + "': mapping it failed: " + std::strerror(errno));
+  mapped_ = static_cast<std::byte*>(p);
+  mapped_bytes_ = bytes;
+  return mapped_;
+}
+
+void AtomicFile::unmap() {
+  if (mapped_) ::munmap(mapped_, mapped_bytes_);  // its pages stay in the page cache, dirty until synced
+  mapped_ = nullptr;
+  mapped_bytes_ = 0;
+}
+
 const std::string& AtomicFile::hand_to_library() {
   if (file_) std::fclose(file_);
   file_ = nullptr;
@@ -110,6 +134,7 @@ const std::string& AtomicFile::hand_to_library() {
 void AtomicFile::commit() {
   throw_if_interrupted();
   stop_writeback();
+  unmap();
   if (file_) {
     const bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
     const int err = errno;

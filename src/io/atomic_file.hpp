@@ -2,6 +2,7 @@
 // which is renamed over it on commit() and removed if the writer is destroyed before that.
 #pragma once
 #include <condition_variable>
+#include <cstddef>
 #include <cstdio>
 #include <mutex>
 #include <string>
@@ -23,7 +24,12 @@ class AtomicFile {
   // Starts the kernel writing what has been written so far to the disk, without waiting (Linux:
   // sync_file_range, asked on a thread of its own: with the disk's queue full the request blocks, and
   // the writer must not), so that commit()'s fsync has only the tail left. Works after hand_to_library too.
-  void start_writeback();
+  // `bytes`: the first bytes only (0: all), e.g. what is final of a mapping still being written.
+  void start_writeback(std::size_t bytes = 0);
+  // The file's first `bytes` bytes as writable memory, for data made in place rather than copied in
+  // (after what write() wrote, which the mapping shows). The space is reserved first: a full disk or a
+  // file-size limit is an error here, not a SIGBUS later. commit() unmaps it and syncs it with the rest.
+  std::byte* map(std::size_t bytes);
   void commit();
   const std::string& path() const { return path_; }
 
@@ -31,10 +37,14 @@ class AtomicFile {
   std::string path_, temp_;
   std::FILE* file_ = nullptr;
   void stop_writeback();
+  void unmap();
+  std::byte* mapped_ = nullptr;
+  std::size_t mapped_bytes_ = 0;
   int writeback_fd_ = -1;  // the writeback thread's own handle of the temporary file
   std::thread writeback_;
   std::mutex writeback_mutex_;
   std::condition_variable writeback_asked_;
+  std::size_t writeback_bytes_ = 0;
   bool writeback_pending_ = false, writeback_stop_ = false;
   bool committed_ = false;
 };

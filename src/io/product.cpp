@@ -225,6 +225,24 @@ class ProductWriter::Impl {
     }
   }
 
+  std::complex<float>* rows_in_place() {
+    if (!(fmt_ == Format::npy && takes_rows_in_place(o_)))
+      throw Error("product '" + path_ + "': only .npy complex64 products without mantissa rounding take rows in place");
+    if (!placed_) {
+      if (out_) throw Error("product '" + path_ + "': rows in place after rows written");
+      placed_ = reinterpret_cast<std::complex<float>*>(file_.map(header_bytes_ + rows_ * cols_ * elem_) + header_bytes_);
+    }
+    return placed_;
+  }
+  void rows_placed(std::size_t count) {
+    if (!placed_) throw Error("product '" + path_ + "': rows placed without rows_in_place()");
+    if (out_ + count > rows_) throw Error("product '" + path_ + "': more rows than announced");
+    counted(count);
+  }
+  static bool takes_rows_in_place(const ProductOptions& o) {
+    return o.detect == Detection::none && o.sample_format == SampleFormat::complex64 && o.mantissa_bits == 0;
+  }
+
   void write_complex32_rows(const std::uint16_t* halves, std::size_t count) {
     if (!complex_ || o_.sample_format != SampleFormat::complex32)
       throw Error("product '" + path_ + "': complex32 rows given to a " +
@@ -331,6 +349,7 @@ class ProductWriter::Impl {
   }
 
   void emit(const void* data, std::size_t count) {
+    if (placed_) throw Error("product '" + path_ + "': rows written after rows in place");
     const auto* bytes = static_cast<const unsigned char*>(data);
     if (batch_rows_ == 0) {
       write_rows_now(bytes, count, out_);
@@ -360,9 +379,16 @@ class ProductWriter::Impl {
         strip_rows_ = count - done;
       }
     }
+    counted(count);
+  }
+
+  // `count` more rows in the file: every kWritebackBytes the disk is set writing them.
+  void counted(std::size_t count) {
     out_ += count;
-    if ((written_since_writeback_ += count * emitted_row_bytes()) >= kWritebackBytes) {
-      file_.start_writeback();
+    // (Not after the last rows: commit()'s fsync follows.)
+    if ((written_since_writeback_ += count * emitted_row_bytes()) >= kWritebackBytes && out_ < rows_) {
+      // In place, the rows after these may be being made: only the rows counted are final.
+      file_.start_writeback(placed_ ? header_bytes_ + out_ * emitted_row_bytes() : 0);
       written_since_writeback_ = 0;
     }
   }
@@ -467,6 +493,7 @@ class ProductWriter::Impl {
     if (complex_ && o_.sample_format == SampleFormat::cint16) descr = "[('r', '<i2'), ('i', '<i2')]";
     const std::string header = io::npy_header_2d(descr.c_str(), rows_, cols_);
     file_.write(header.data(), header.size());
+    header_bytes_ = header.size();
   }
 
   void open_tiff() {
@@ -608,6 +635,8 @@ class ProductWriter::Impl {
   Compression compression_ = Compression::none;
   int threads_ = 1;
   std::size_t samples_ = 0, rows_ = 0, cols_ = 0, in_ = 0, out_ = 0, elem_ = 8, h5_elem_ = 8;
+  std::size_t header_bytes_ = 0;             // .npy
+  std::complex<float>* placed_ = nullptr;  // .npy: the mapped rows, with rows_in_place()
   bool complex_ = true;
   std::vector<double> acc_;
   std::vector<float> det_, f32_;
@@ -634,6 +663,11 @@ void ProductWriter::write_rows(const std::complex<float>* rows, std::size_t coun
 void ProductWriter::write_complex32_rows(const std::uint16_t* halves, std::size_t count) {
   impl_->write_complex32_rows(halves, count);
 }
+bool ProductWriter::takes_rows_in_place(const std::string& path, const ProductOptions& options) {
+  return format_of(path) == Format::npy && Impl::takes_rows_in_place(options);
+}
+std::complex<float>* ProductWriter::rows_in_place() { return impl_->rows_in_place(); }
+void ProductWriter::rows_placed(std::size_t count) { impl_->rows_placed(count); }
 void ProductWriter::commit() { impl_->commit(); }
 double ProductWriter::encode_seconds() const { return impl_->encode_s_; }
 double ProductWriter::write_seconds() const { return impl_->write_s_; }

@@ -351,11 +351,16 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
                               r.product.detect == Detection::none && r.png.empty() && !product_rows.needs_rows();
   const SampleFormat kept_format = kept_complex32 ? SampleFormat::complex32 : SampleFormat::complex64;
   const bool sums_in_focus = !product_rows.needs_rows();  // kept rows: their statistics taken by the focus stage
+  // On the CPU a .npy complex64 product takes the kept rows in place: the IFFT's scatter writes them
+  // into the (mapped) file, with no buffer of their own to fault in and no copy to the file after.
+  const bool in_place = !gpu && sums_in_focus && ProductWriter::takes_rows_in_place(r.output, r.product);
+  std::complex<float>* placed = nullptr;  // product row 0 in the file's memory (in_place)
   double sums_s = 0;
   const std::size_t kept_bytes = kept_rows * samples * (kept_complex32 ? 4 : 8);
   const std::size_t slots = r.overlap && jobs.size() > 1 ? 2 : 1;  // one block: nothing to double-buffer
   const bool buffers_fit = reuse_plan && raw_.size() == slots && (map_input || raw_[0].bytes.size() == raw_bytes) &&
-                           slc_.size() == slots && (slc_[0].kept.size() == kept_bytes || slc_[0].image.lines() == plan_lines);
+                           slc_.size() == slots &&
+                           (in_place || slc_[0].kept.size() == kept_bytes || slc_[0].image.lines() == plan_lines);
   if (!buffers_fit) release_buffers();
   if (!reuse_plan) {
     plan_.reset();
@@ -377,10 +382,10 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   auto make = [&] {  // the plan and the SLC buffers, all pinned for the GPU's copies
     if (slc_.empty()) {
       slc_.resize(slots);
-      for (auto& s : slc_) s.kept.resize(kept_bytes);
+      for (auto& s : slc_) s.kept.resize(in_place ? 0 : kept_bytes);
       // Their pages now, while the CUDA context is made or the first block is read (first touches of
       // fresh pages cost as much as the focusing's copies on some machines).
-      for (auto& s : slc_) core::prefault_pages(s.kept.data(), kept_bytes, r.options.threads);
+      for (auto& s : slc_) core::prefault_pages(s.kept.data(), s.kept.size(), r.options.threads);
     }
     if (context.t.joinable()) context.t.join();
     const auto t0 = Clock::now();
@@ -398,7 +403,9 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
       for (auto& s : slc_) plan_->pin_host(s.host(), s.host_bytes());
       pinned_ = true;
     }
-    rep.slc_transfer = slc_[0].kept.size() ? (kept_complex32 ? "kept rows, complex32" : "kept rows") : "whole blocks";
+    rep.slc_transfer = in_place                ? "kept rows, in place in the product"
+                       : slc_[0].kept.size() ? (kept_complex32 ? "kept rows, complex32" : "kept rows")
+                                             : "whole blocks";
     plan_geometry = plan_->geometry();
     plan_resolved = plan_->options();
     plan_notes = plan_->notes();
@@ -417,9 +424,9 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   // Block row of the first kept row (circular: row 0); kept rows run on from it, past the block's end.
   const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
   const std::size_t first_kept_row = static_cast<std::size_t>((first_valid % bl + bl) % bl);
-  auto write_block = [&](const SlcSlot& s) {
-    const BlockJob& job = jobs[s.job];
-    tm.blocks[s.job].write[0] = since(t_wall);
+  // The product's metadata needs the plan's geometry: opened once the plan is made (in place: before
+  // the first block is focused into it), else by the first block's writing.
+  auto open_writer = [&] {
     if (!writer) {
       // The product's metadata needs the plan's geometry: the first block brings it.
       rep.geometry = plan_geometry;
@@ -436,7 +443,13 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
         quicklook.emplace(rep.rows, samples, r.quicklook, radar.effective_velocity_m_s / radar.prf_hz,
                           radar.range_spacing_m());
       product_rows.start(rep.geometry);
+      if (in_place) placed = writer->rows_in_place();
     }
+  };
+  auto write_block = [&](const SlcSlot& s) {
+    const BlockJob& job = jobs[s.job];
+    tm.blocks[s.job].write[0] = since(t_wall);
+    open_writer();
     throw_if_interrupted();
     // complex64 rows on their way out: statistics (unless the focus stage took them), product, quicklook.
     auto emit = [&](const std::complex<float>* rows, std::size_t count) {
@@ -448,7 +461,15 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
         product_rows.encode_s += since(t0);
       }
     };
-    if (s.kept.size()) {  // the kept rows in order
+    if (in_place) {  // the kept rows already in the file
+      product_rows.add_counted(s.sums, job.rows);
+      writer->rows_placed(job.rows);
+      if (quicklook) {
+        const auto t0 = Clock::now();
+        quicklook->add_rows(placed + job.first_row * samples, job.rows);
+        product_rows.encode_s += since(t0);
+      }
+    } else if (s.kept.size()) {  // the kept rows in order
       if (sums_in_focus) product_rows.add_counted(s.sums, job.rows);
       if (kept_complex32) writer->write_complex32_rows(reinterpret_cast<const std::uint16_t*>(s.kept.data()), job.rows);
       else emit(reinterpret_cast<const std::complex<float>*>(s.kept.data()), job.rows);
@@ -470,13 +491,14 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     throw_if_interrupted();
     const BlockJob& job = jobs[raw.job];
     tm.blocks[raw.job].focus[0] = since(t_wall);
-    if (slc.kept.size()) {
-      plan_->focus_rows(raw.view, RowSpan{first_kept_row, job.rows}, kept_format, slc.kept.data());
+    if (in_place || slc.kept.size()) {
+      void* rows = in_place ? static_cast<void*>(placed + job.first_row * samples) : slc.kept.data();
+      plan_->focus_rows(raw.view, RowSpan{first_kept_row, job.rows}, kept_format, rows);
       if (sums_in_focus) {  // here, while the writer writes the block before
         const auto t0 = Clock::now();
         const std::size_t n = job.rows * samples;
-        slc.sums = kept_complex32 ? pipeline::power_sums(reinterpret_cast<const std::uint16_t*>(slc.kept.data()), n, r.options.threads)
-                                  : pipeline::power_sums(reinterpret_cast<const std::complex<float>*>(slc.kept.data()), n, r.options.threads);
+        slc.sums = kept_complex32 ? pipeline::power_sums(static_cast<const std::uint16_t*>(rows), n, r.options.threads)
+                                  : pipeline::power_sums(static_cast<const std::complex<float>*>(rows), n, r.options.threads);
         sums_s += since(t0);
       }
     } else {
@@ -498,6 +520,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
 
   if (!r.overlap) {
     make();
+    if (in_place) open_writer();
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       fill(raw_[0], j);
       focus_block(raw_[0], slc_[0]);
@@ -532,6 +555,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     std::thread writer_thread;
     try {
       make();
+      if (in_place) open_writer();
       for (auto& s : slc_) free_slc.push(&s);
       writer_thread = std::thread([&] {
         try {
