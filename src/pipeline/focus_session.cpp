@@ -428,7 +428,6 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   // the first block is focused into it), else by the first block's writing.
   auto open_writer = [&] {
     if (!writer) {
-      // The product's metadata needs the plan's geometry: the first block brings it.
       rep.geometry = plan_geometry;
       if (!r.circular) {
         rep.geometry.eta_first_s = rep.blocks.eta_first_s;
