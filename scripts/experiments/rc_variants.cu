@@ -12,7 +12,8 @@
 // variants_run5.txt from commit 72635d5, whose chained-twiddle variants the product then took: the
 // "plain" kernels here are that now; variants_run6/7.txt from commit cf432fe, whose double-buffered and
 // 32-points-a-thread variants the product then took (its persistent TMA, predicated-body and
-// uniform-path variants, measured since stop 28, are gone with them).)
+// uniform-path variants, measured since stop 28, are gone with them).) variants_run8.txt (stop 34): the staged
+// (persistent, cp.async) and L2-prefetch variants below, none faster (docs/performance.md).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -145,6 +146,83 @@ __global__ void __launch_bounds__(T, MinBlocks)
   for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
 }
 
+// ---- variants: persistent blocks whose next line is copied into shared memory (cp.async, 16 B a
+// copy) while this one is computed, so the line's DRAM latency is off the critical path; and the
+// non-persistent kernel asking L2 for the line one resident wave ahead. Staging: one buffer (a barrier
+// after the line is read from it, before the next copy) or two (the copy of line i + 1 goes to the
+// buffer line i - 1 used, issued after the barrier that opens line i). ----
+__device__ __forceinline__ void cp_async16(void* smem_dst, const void* gsrc) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gsrc) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+
+template <int MinBlocks, bool Double, int Stages>
+__global__ void __launch_bounds__(T, MinBlocks)
+    rc_staged(const float2* __restrict__ raw, const float2* __restrict__ filter, const float2* __restrict__ tw,
+              float2* __restrict__ out) {
+  static_assert(Stages == 1 || Stages == 2, "one or two staging buffers");
+  extern __shared__ __align__(32) C32 smem[];
+  constexpr int kQuads = N / 2 / T;  // 16-byte copies a thread
+  float4* stage = reinterpret_cast<float4*>(smem + (Double ? 2 : 1) * fft::smem_size(N));
+  const int tid = threadIdx.x;
+  auto copy_line = [&](int l, int buf) {
+    const float4* src = reinterpret_cast<const float4*>(raw + static_cast<std::size_t>(l) * N);
+    float4* dst = stage + buf * (N / 2);
+#pragma unroll
+    for (int k = 0; k < kQuads; ++k) cp_async16(dst + tid + k * T, src + tid + k * T);
+    cp_async_commit();
+  };
+  int buf = 0;
+  if (blockIdx.x < LINES) copy_line(blockIdx.x, 0);
+  for (int line = blockIdx.x; line < LINES; line += gridDim.x) {
+    cp_async_wait_all();
+    __syncthreads();  // the line is in `stage`; every thread is done with the previous line's smem
+    const int next = line + gridDim.x;
+    if (Stages == 2 && next < LINES) copy_line(next, buf ^ 1);
+    C32 v[E];
+    const float2* st = reinterpret_cast<const float2*>(stage + buf * (N / 2));
+#pragma unroll
+    for (int q = 0; q < E; ++q) v[q] = fft::to_c32(st[tid + q * T]);
+    if constexpr (Stages == 1) {
+      __syncthreads();  // every thread has read the buffer
+      if (next < LINES) copy_line(next, 0);
+    } else {
+      buf ^= 1;
+    }
+    db_passes<0, 0, Double, false>(v, smem, tw, nullptr, tid);
+    steps::multiply_by_filter<N>(v, filter, tid);
+    steps::conjugate(v);
+    db_passes<0, (kDbPasses - 1) % 2, Double, false>(v, smem, tw, nullptr, tid);
+    float2* dst = out + static_cast<std::size_t>(line) * N;
+#pragma unroll
+    for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
+  }
+}
+
+template <int MinBlocks>
+__global__ void __launch_bounds__(T, MinBlocks)
+    rc_l2_ahead(const float2* __restrict__ raw, const float2* __restrict__ filter, const float2* __restrict__ tw,
+                float2* __restrict__ out, int ahead) {
+  extern __shared__ __align__(32) C32 smem[];
+  const int tid = threadIdx.x, line = blockIdx.x;
+  C32 v[E];
+#pragma unroll
+  for (int q = 0; q < E; ++q) v[q] = fft::to_c32(__ldg(raw + static_cast<std::size_t>(line) * N + tid + q * T));
+  if (line + ahead < LINES) {
+    const char* p = reinterpret_cast<const char*>(raw + static_cast<std::size_t>(line + ahead) * N);
+    for (int b = tid * 128; b < N * 8; b += T * 128) asm volatile("prefetch.global.L2 [%0];" ::"l"(p + b));
+  }
+  db_passes<0, 0, true, false>(v, smem, tw, nullptr, tid);
+  steps::multiply_by_filter<N>(v, filter, tid);
+  steps::conjugate(v);
+  db_passes<0, (kDbPasses - 1) % 2, true, false>(v, smem, tw, nullptr, tid);
+  float2* dst = out + static_cast<std::size_t>(line) * N;
+#pragma unroll
+  for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
+}
+
 // ---- host ----
 
 int main() {
@@ -240,6 +318,24 @@ int main() {
   passes.template operator()<3, false, true>("per-pass twiddle table, 3 blocks");
   passes.template operator()<2, true, true>("double-buffered + twiddle table, 2 blocks");
   passes.template operator()<3, true, true>("double-buffered + twiddle table, 3 blocks");
+  auto staged = [&]<int MinBlocks, bool Double, int Stages>(const char* name) {
+    const int smem = (Double ? 2 : 1) * row_smem + Stages * N * 8;
+    measure(reinterpret_cast<const void*>(&rc_staged<MinBlocks, Double, Stages>), smem, T, true, name,
+            [&](unsigned g) { rc_staged<MinBlocks, Double, Stages><<<g, T, smem>>>(dx, dh, dtw, dy); });
+  };
+  staged.template operator()<2, true, 1>("persistent, cp.async staging, double exchange, 2 blocks");
+  staged.template operator()<2, false, 1>("persistent, cp.async staging, one exchange, 2 blocks");
+  staged.template operator()<2, false, 2>("persistent, two cp.async stages, one exchange, 2 blocks");
+  staged.template operator()<3, false, 1>("persistent, cp.async staging, one exchange, 3 blocks");
+  {
+    const int smem = 2 * row_smem;
+    int per_sm = 0;
+    CK(cudaFuncSetAttribute(reinterpret_cast<const void*>(&rc_l2_ahead<2>), cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(&rc_l2_ahead<2>), T, smem));
+    const int ahead = per_sm * sms;
+    measure(reinterpret_cast<const void*>(&rc_l2_ahead<2>), smem, T, false, "L2 prefetch one wave ahead, double exchange",
+            [&](unsigned g) { rc_l2_ahead<2><<<g, T, smem>>>(dx, dh, dtw, dy, ahead); });
+  }
 #if SARFUSE_HAVE_CUFFTDX
   for (const bench::CufftdxRange& c : bench::cufftdx_range_configs(N)) {
     poison();
