@@ -23,9 +23,11 @@ struct LineSlot {
   C32* s;
   __device__ LineSlot(C32* smem, int lines)
       : tid(threadIdx.x),
-        line(static_cast<int>(blockIdx.x) * Lines + static_cast<int>(threadIdx.y)),
+        line(Lines == 1 ? static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x) * Lines + static_cast<int>(threadIdx.y)),
         active(line < lines),
-        s(smem + threadIdx.y * Buffers * fft::smem_size(N)) {}
+        // One line a block: the slice is the block's shared memory itself, so every exchange address
+        // is a constant offset from it (no per-thread base to add).
+        s(Lines == 1 ? smem : smem + threadIdx.y * Buffers * fft::smem_size(N)) {}
 };
 
 template <int N, int Buffers = 1, int E = fft::kElems<N>, int Lines = BlockShape<N, E>::lines>
