@@ -112,6 +112,20 @@ std::vector<float2> pass_table() {
   return t;
 }
 
+// FFT, x H, conj, FFT on the line in v through db_passes, then conj(v) stored as output line `line`.
+template <bool Double, bool Table>
+__device__ __forceinline__ void passes_and_store(C32 (&v)[E], C32* smem, const float2* __restrict__ filter,
+                                                 const float2* __restrict__ tw, const float2* __restrict__ ptab,
+                                                 float2* __restrict__ out, int line, int tid) {
+  db_passes<0, 0, Double, Table>(v, smem, tw, ptab, tid);
+  steps::multiply_by_filter<N>(v, filter, tid);
+  steps::conjugate(v);
+  db_passes<0, (kDbPasses - 1) % 2, Double, Table>(v, smem, tw, ptab, tid);
+  float2* dst = out + static_cast<std::size_t>(line) * N;
+#pragma unroll
+  for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
+}
+
 template <int MinBlocks, bool Double, bool Table>
 __global__ void __launch_bounds__(T, MinBlocks)
     rc_passes(const float2* __restrict__ raw, const float2* __restrict__ filter, const float2* __restrict__ tw,
@@ -121,13 +135,7 @@ __global__ void __launch_bounds__(T, MinBlocks)
   C32 v[E];
 #pragma unroll
   for (int q = 0; q < E; ++q) v[q] = fft::to_c32(__ldg(raw + static_cast<std::size_t>(line) * N + tid + q * T));
-  db_passes<0, 0, Double, Table>(v, smem, tw, ptab, tid);
-  steps::multiply_by_filter<N>(v, filter, tid);
-  steps::conjugate(v);
-  db_passes<0, (kDbPasses - 1) % 2, Double, Table>(v, smem, tw, ptab, tid);
-  float2* dst = out + static_cast<std::size_t>(line) * N;
-#pragma unroll
-  for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
+  passes_and_store<Double, Table>(v, smem, filter, tw, ptab, out, line, tid);
 }
 
 // The current kernel's body with another register budget (MinBlocks resident blocks per SM).
@@ -191,13 +199,7 @@ __global__ void __launch_bounds__(T, MinBlocks)
     } else {
       buf ^= 1;
     }
-    db_passes<0, 0, Double, false>(v, smem, tw, nullptr, tid);
-    steps::multiply_by_filter<N>(v, filter, tid);
-    steps::conjugate(v);
-    db_passes<0, (kDbPasses - 1) % 2, Double, false>(v, smem, tw, nullptr, tid);
-    float2* dst = out + static_cast<std::size_t>(line) * N;
-#pragma unroll
-    for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
+    passes_and_store<Double, false>(v, smem, filter, tw, nullptr, out, line, tid);
   }
 }
 
@@ -214,13 +216,7 @@ __global__ void __launch_bounds__(T, MinBlocks)
     const char* p = reinterpret_cast<const char*>(raw + static_cast<std::size_t>(line + ahead) * N);
     for (int b = tid * 128; b < N * 8; b += T * 128) asm volatile("prefetch.global.L2 [%0];" ::"l"(p + b));
   }
-  db_passes<0, 0, true, false>(v, smem, tw, nullptr, tid);
-  steps::multiply_by_filter<N>(v, filter, tid);
-  steps::conjugate(v);
-  db_passes<0, (kDbPasses - 1) % 2, true, false>(v, smem, tw, nullptr, tid);
-  float2* dst = out + static_cast<std::size_t>(line) * N;
-#pragma unroll
-  for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
+  passes_and_store<true, false>(v, smem, filter, tw, nullptr, out, line, tid);
 }
 
 // ---- host ----
