@@ -23,7 +23,7 @@ struct LineSlot {
   C32* s;
   __device__ LineSlot(C32* smem, int lines)
       : tid(threadIdx.x),
-        line(Lines == 1 ? static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x) * Lines + static_cast<int>(threadIdx.y)),
+        line(static_cast<int>(blockIdx.x) * Lines + (Lines == 1 ? 0 : static_cast<int>(threadIdx.y))),
         active(line < lines),
         // One line a block: the slice is the block's shared memory itself, so every exchange address
         // is a constant offset from it (no per-thread base to add).
