@@ -1,5 +1,6 @@
-// Experiment (issue 20): fused range compression of 8192 lines of 16384 points, circular, where one block
-// fills a SM (512 threads x 32 points, the whole register file) so no other block hides its loads. Here the
+// Experiment (issue 20): fused range compression of 8192 lines of 16384 points (RC_N, RC_LINES), circular,
+// where one block fills a SM (512 threads x 32 points, the whole register file) so no other block hides
+// its loads. Here the
 // blocks are persistent and the next line is copied into shared memory by the bulk-copy engine (one
 // thread issues it, an mbarrier counts its bytes; no registers held) while this line is computed:
 //   slabs 0..QS-1 (4 KB each: element q of every thread) into a staging buffer S, issued once the line's
@@ -14,6 +15,7 @@
 //     src/bench/cufftdx_range.cu -o rc_staged_16k
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -44,6 +46,9 @@ using X1 = FusedExchange<N, true>;
 using X2 = FusedSecondExchange<N, true>;
 constexpr int kXSlots = X1::buffers * fft::smem_size(N);
 constexpr unsigned kSlabBytes = T * 8;  // element q of every thread
+constexpr int kMinBlocks = fused_min_blocks<N, true>;
+// Slabs that fit in a staging buffer beside the exchange, kMinBlocks blocks a SM.
+constexpr int kMaxQS = std::min(E, (227 * 1024 / kMinBlocks - 64 - kXSlots * 8) / static_cast<int>(kSlabBytes));
 
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
@@ -110,7 +115,7 @@ __device__ __forceinline__ V opaque(V v) {
 }
 
 template <int QS>
-__global__ void __launch_bounds__(T, 1)
+__global__ void __launch_bounds__(T, kMinBlocks)
     rc_staged(const float2* __restrict__ raw, const float2* __restrict__ filter_, const float2* __restrict__ tw_,
               float2* __restrict__ out) {
   extern __shared__ __align__(128) C32 smem[];
@@ -122,8 +127,8 @@ __global__ void __launch_bounds__(T, 1)
   mbar_init(&bar[0], leader);
   mbar_init(&bar[1], leader);
   fence_barrier_init(leader);
-  if (QS > 0) copy_slabs<0, QS>(stage, raw, line, &bar[1], leader);
-  copy_slabs<QS, E>(x, raw, line, &bar[0], leader);
+  if constexpr (QS > 0) copy_slabs<0, QS>(stage, raw, line, &bar[1], leader);
+  if constexpr (QS < E) copy_slabs<QS, E>(x, raw, line, &bar[0], leader);
   __syncthreads();
 #pragma unroll 1
   for (unsigned k = 0; line < LINES; line += gridDim.x, ++k) {
@@ -132,53 +137,26 @@ __global__ void __launch_bounds__(T, 1)
     const float2* tw = opaque(tw_);
     const float2* filter = opaque(filter_);
     C32 v[E];
-    if (QS > 0) mbar_wait(&bar[1], k & 1);
-    mbar_wait(&bar[0], k & 1);
+    if constexpr (QS > 0) mbar_wait(&bar[1], k & 1);
+    if constexpr (QS < E) mbar_wait(&bar[0], k & 1);
 #pragma unroll
     for (int q = 0; q < E; ++q) v[q] = q < QS ? stage[tid + q * T] : x[tid + (q - QS) * T];
-    if (QS > 0) {
-      __syncthreads();  // S is read
-      copy_slabs<0, QS>(stage, raw, next, &bar[1], leader && next < LINES);
-    }
+    __syncthreads();  // S and X are read (a double exchange's first pass writes X with no barrier before)
+    if constexpr (QS > 0) copy_slabs<0, QS>(stage, raw, next, &bar[1], leader && next < LINES);
     steps::Fp32Butterflies::forward<N, E, X1>(v, x, tw, tid);
     steps::multiply_by_filter<N>(v, filter, tid);
     steps::conjugate(v);
     steps::Fp32Butterflies::forward<N, E, X2>(v, x, tw, tid);
-    __syncthreads();  // X is read
-    copy_slabs<QS, E>(x, raw, next, &bar[0], leader && next < LINES);
+    if constexpr (QS < E) {
+      __syncthreads();  // X is read
+      copy_slabs<QS, E>(x, raw, next, &bar[0], leader && next < LINES);
+    }
     float2* dst = out + static_cast<std::size_t>(line) * N + tid;
 #pragma unroll
     for (int q = 0; q < E; ++q) dst[q * T] = fft::to_float2(fft::conj(v[q]));
   }
 }
 
-
-__global__ void __launch_bounds__(T, 1)
-    rc_once(const float2* __restrict__ raw, const float2* __restrict__ filter, const float2* __restrict__ tw,
-              float2* __restrict__ out) {
-  extern __shared__ __align__(128) C32 smem[];
-  C32* x = smem;
-  __shared__ std::uint64_t bar[1];
-  const int tid = threadIdx.x, line = blockIdx.x;
-  C32 v[E];
-#ifndef ONCE_GLOBAL
-  mbar_init(&bar[0], tid == 0); fence_barrier_init(tid == 0); copy_slabs<0, E>(x, raw, line, &bar[0], tid == 0);
-  __syncthreads();
-  mbar_wait(&bar[0], 0);
-#pragma unroll
-  for (int q = 0; q < E; ++q) v[q] = x[tid + q * T];
-#else
-#pragma unroll
-  for (int q = 0; q < E; ++q) v[q] = fft::to_c32(raw[static_cast<std::size_t>(line) * N + tid + q * T]);
-#endif
-    steps::Fp32Butterflies::forward<N, E, X1>(v, x, tw, tid);
-    steps::multiply_by_filter<N>(v, filter, tid);
-    steps::conjugate(v);
-    steps::Fp32Butterflies::forward<N, E, X2>(v, x, tw, tid);
-    float2* dst = out + static_cast<std::size_t>(line) * N + tid;
-#pragma unroll
-    for (int q = 0; q < E; ++q) dst[q * T] = fft::to_float2(fft::conj(v[q]));
-}
 
 int main() {
   const std::size_t n = static_cast<std::size_t>(LINES) * N;
@@ -246,14 +224,11 @@ int main() {
     measure(reinterpret_cast<const void*>(&rc_staged<QS>), smem, T, true, name,
             [&](unsigned gr) { rc_staged<QS><<<gr, T, smem>>>(dx, dh, dtw, dy); });
   };
-  {
-    const int smem = kXSlots * 8;
-    measure(reinterpret_cast<const void*>(&rc_once), smem, T, false, "one line a block, bulk-copied to X", [&](unsigned gr) { rc_once<<<gr, T, smem>>>(dx, dh, dtw, dy); });
-  }
   staged.template operator()<0>("persistent, next line bulk-copied into X after the last exchange");
-  staged.template operator()<E / 2>("persistent, half the next line into S during compute, half into X");
-  constexpr int kMaxQS = (227 * 1024 - 64 - kXSlots * 8) / static_cast<int>(kSlabBytes);
-  staged.template operator()<(kMaxQS < E ? kMaxQS : E - 1)>("persistent, most of the next line into S");
+  if constexpr (kMaxQS >= E / 2)
+    staged.template operator()<E / 2>("persistent, half the next line into S during compute, half into X");
+  if constexpr (kMaxQS > E / 2)
+    staged.template operator()<kMaxQS>(kMaxQS == E ? "persistent, the next line into S during compute" : "persistent, most of the next line into S");
 #if SARFUSE_HAVE_CUFFTDX
   for (const bench::CufftdxRange& c : bench::cufftdx_range_configs(N)) {
     poison();
