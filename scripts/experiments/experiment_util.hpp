@@ -8,6 +8,8 @@
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
+#include <string>
 #include <vector>
 
 #define CK(x)                                                                                  \
@@ -100,3 +102,77 @@ struct Bench {
     std::printf("%-60s %.4f ms  %.0f GB/s  %.0f %% of copy\n", name, ms, bytes / ms / 1e6, 100 * copy / ms);
   }
 };
+
+// A range-compression case on the device: `lines` lines of n random complex points (dx), an output
+// buffer (dy), a random filter H scaled by 1/n (dh) and the twiddle table exp(-2 pi i k / n) (dtw);
+// float64 references of chosen lines, IFFT(FFT(x) H), through `dft(a, inverse)` (unnormalised).
+struct RangeCase {
+  std::size_t lines, n, size;
+  std::vector<float2> x, h, tw;
+  float2 *dx = nullptr, *dy = nullptr, *dh = nullptr, *dtw = nullptr;
+  RangeCase(int lines_, int n_) : lines(lines_), n(n_), size(lines * n), x(size), h(n), tw(n) {
+    std::mt19937 rng(7);
+    std::normal_distribution<float> g;
+    for (auto& v : x) v = make_float2(g(rng), g(rng));
+    for (auto& v : h) v = make_float2(g(rng) / n_, g(rng) / n_);
+    for (int k = 0; k < n_; ++k) tw[k] = make_float2(std::cos(-2 * M_PI * k / n_), std::sin(-2 * M_PI * k / n_));
+    CK(cudaMalloc(&dx, size * 8));
+    CK(cudaMalloc(&dy, size * 8));
+    CK(cudaMalloc(&dh, n * 8));
+    CK(cudaMalloc(&dtw, n * 8));
+    CK(cudaMemcpy(dx, x.data(), size * 8, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dh, h.data(), n * 8, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dtw, tw.data(), n * 8, cudaMemcpyHostToDevice));
+  }
+  template <class Dft>
+  void set_checked_lines(std::vector<int> check_lines, Dft dft) {
+    checked = std::move(check_lines);
+    ref.clear();
+    for (int l : checked) {
+      std::vector<std::complex<double>> a(n);
+      for (std::size_t k = 0; k < n; ++k) a[k] = {x[l * n + k].x, x[l * n + k].y};
+      dft(a, false);
+      for (std::size_t k = 0; k < n; ++k) a[k] *= std::complex<double>(h[k].x, h[k].y);
+      dft(a, true);
+      ref.push_back(a);
+    }
+  }
+  void poison() const { CK(cudaMemset(dy, 0xff, size * 8)); }
+  void check(const char* name) const {
+    check_outputs(name, dy, size, ref, [&](std::size_t i, std::size_t k) { return checked[i] * n + k; });
+  }
+  std::vector<int> checked;
+  std::vector<std::vector<std::complex<double>>> ref;
+};
+
+// Times go() (writing rc.dy) after checking its poisoned output when `checked`.
+template <class Go>
+void measure_run(Bench& bench, const RangeCase& rc, const std::string& label, Go&& go, bool checked = true) {
+  rc.poison();
+  go();
+  CK(cudaDeviceSynchronize());
+  if (checked) rc.check(label.c_str());
+  bench.report(label.c_str(), bench.tm.median_ms(go));
+}
+
+// Times `launch(grid)` (a kernel writing rc.dy) after checking its poisoned output when `checked`; the
+// label gets the kernel's blocks a SM, registers, local and shared bytes. persistent: a grid of one wave
+// (SMs x blocks a SM), else `blocks`.
+template <class Launch>
+void measure_kernel(Bench& bench, const RangeCase& rc, const void* kernel, int smem, int threads, unsigned blocks,
+                    bool persistent, const char* name, Launch&& launch, bool checked = true) {
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+  cudaFuncAttributes fa;
+  CK(cudaFuncGetAttributes(&fa, kernel));
+  char label[200];
+  std::snprintf(label, sizeof label, "%s (%d/SM, %d regs, %zu B local, %d B smem)", name, per_sm, fa.numRegs,
+                fa.localSizeBytes, smem);
+  const unsigned grid = persistent ? static_cast<unsigned>(bench.sms * per_sm) : blocks;
+  auto go = [&] {
+    launch(grid);
+    CK(cudaGetLastError());
+  };
+  measure_run(bench, rc, label, go, checked);
+}

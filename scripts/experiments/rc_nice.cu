@@ -14,7 +14,6 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -67,57 +66,19 @@ std::vector<std::complex<double>> dft(const std::vector<std::complex<double>>& a
 }
 
 int main(int argc, char** argv) {
-  const std::size_t n = static_cast<std::size_t>(LINES) * N;
-  std::mt19937 rng(7);
-  std::normal_distribution<float> g;
-  std::vector<float2> xs(n), h(N), tw(N);
-  for (auto& v : xs) v = make_float2(g(rng), g(rng));
-  for (auto& v : h) v = make_float2(g(rng) / N, g(rng) / N);
-  for (int k = 0; k < N; ++k) tw[k] = make_float2(std::cos(-2 * M_PI * k / N), std::sin(-2 * M_PI * k / N));
-  float2 *dx, *dy, *dh, *dtw;
-  CK(cudaMalloc(&dx, n * 8));
-  CK(cudaMalloc(&dy, n * 8));
-  CK(cudaMalloc(&dh, N * 8));
-  CK(cudaMalloc(&dtw, N * 8));
-  CK(cudaMemcpy(dx, xs.data(), n * 8, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(dh, h.data(), N * 8, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(dtw, tw.data(), N * 8, cudaMemcpyHostToDevice));
-  const int check_lines[] = {0, LINES - 1};
-  std::vector<std::vector<std::complex<double>>> ref;
-  for (int l : check_lines) {
-    std::vector<std::complex<double>> a(N);
-    for (int k = 0; k < N; ++k) a[k] = {xs[l * N + k].x, xs[l * N + k].y};
-    a = dft(a, -1);
-    for (int k = 0; k < N; ++k) a[k] *= std::complex<double>(h[k].x, h[k].y);
-    ref.push_back(dft(a, +1));
-  }
-  auto check = [&](const char* name) {
-    check_outputs(name, dy, n, ref, [&](std::size_t i, std::size_t k) { return check_lines[i] * std::size_t{N} + k; });
-  };
-  auto poison = [&] { CK(cudaMemset(dy, 0xff, n * 8)); };
+  RangeCase rc(LINES, N);
+  rc.set_checked_lines({0, LINES - 1}, [](auto& a, bool inv) { a = dft(a, inv ? +1 : -1); });
+  const std::size_t n = rc.size;
+  const std::vector<float2>& h = rc.h;
+  float2 *dx = rc.dx, *dy = rc.dy, *dh = rc.dh, *dtw = rc.dtw;
+  auto check = [&](const char* name) { rc.check(name); };
+  auto poison = [&] { rc.poison(); };
   Bench bench(dy, dx, n * 8);
   std::printf("%d lines of %d points; ours: %d threads x %d points a line\n", LINES, N, T, E);
 
   auto ours = [&]<int MinBlocks>() {
-    const void* kernel = reinterpret_cast<const void*>(&rc_nice<MinBlocks>);
-    const int smem = fft::smem_size(N) * 8;
-    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, T, smem));
-    cudaFuncAttributes fa;
-    CK(cudaFuncGetAttributes(&fa, kernel));
-    char label[160];
-    std::snprintf(label, sizeof label, "sarfuse block FFT, fused (%d/SM, %d regs, %zu B local)", per_sm, fa.numRegs,
-                  fa.localSizeBytes);
-    auto go = [&] {
-      rc_nice<MinBlocks><<<LINES, T, smem>>>(dx, dh, dtw, dy);
-      CK(cudaGetLastError());
-    };
-    poison();
-    go();
-    CK(cudaDeviceSynchronize());
-    check(label);
-    bench.report(label, bench.tm.median_ms(go));
+    measure_kernel(bench, rc, reinterpret_cast<const void*>(&rc_nice<MinBlocks>), fft::smem_size(N) * 8, T, LINES,
+                   false, "sarfuse block FFT, fused", [&](unsigned grid) { rc_nice<MinBlocks><<<grid, T, fft::smem_size(N) * 8>>>(dx, dh, dtw, dy); });
   };
   ours.template operator()<1>();
   if constexpr (T <= 512) ours.template operator()<2>();
@@ -127,12 +88,7 @@ int main(int argc, char** argv) {
   // At N itself: Bluestein (a workspace) where cuFFTDx has no kernel of its own for N, as for every nice
   // length here (its own lengths above 2048: powers of two, 2187, 3125, 5832, 6561, 7776, 8000, 10000, ...).
   for (const bench::CufftdxRange& c : {bench::cufftdx_peer::make_config<N, 0, 1>()}) {
-    poison();
-    c.run(dx, dy, dh, LINES, nullptr);
-    CK(cudaDeviceSynchronize());
-    const std::string label = "cuFFTDx " + c.config;
-    check(label.c_str());
-    bench.report(label.c_str(), bench.tm.median_ms([&] { c.run(dx, dy, dh, LINES, nullptr); }));
+    measure_run(bench, rc, "cuFFTDx " + c.config, [&] { c.run(dx, dy, dh, LINES, nullptr); });
   }
 #endif
 

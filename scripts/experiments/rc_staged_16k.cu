@@ -20,7 +20,6 @@
 #include <complex>
 #include <cstdint>
 #include <cstdio>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -159,56 +158,16 @@ __global__ void __launch_bounds__(T, kMinBlocks)
 
 
 int main() {
-  const std::size_t n = static_cast<std::size_t>(LINES) * N;
-  std::mt19937 rng(7);
-  std::normal_distribution<float> g;
-  std::vector<float2> xs(n), h(N), tw(N);
-  for (auto& v : xs) v = make_float2(g(rng), g(rng));
-  for (auto& v : h) v = make_float2(g(rng) / N, g(rng) / N);
-  for (int k = 0; k < N; ++k) tw[k] = make_float2(std::cos(-2 * M_PI * k / N), std::sin(-2 * M_PI * k / N));
-  float2 *dx, *dy, *dh, *dtw;
-  CK(cudaMalloc(&dx, n * 8));
-  CK(cudaMalloc(&dy, n * 8));
-  CK(cudaMalloc(&dh, N * 8));
-  CK(cudaMalloc(&dtw, N * 8));
-  CK(cudaMemcpy(dx, xs.data(), n * 8, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(dh, h.data(), N * 8, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(dtw, tw.data(), N * 8, cudaMemcpyHostToDevice));
-  const int check_lines[] = {0, 1, 131, 132, 777, LINES / 2, LINES - 1};
-  std::vector<std::vector<std::complex<double>>> ref;
-  for (int l : check_lines) {
-    std::vector<std::complex<double>> a(N);
-    for (int k = 0; k < N; ++k) a[k] = {xs[l * N + k].x, xs[l * N + k].y};
-    fft_host(a, false);
-    for (int k = 0; k < N; ++k) a[k] *= std::complex<double>(h[k].x, h[k].y);
-    fft_host(a, true);
-    ref.push_back(a);
-  }
-  auto check = [&](const char* name) {
-    check_outputs(name, dy, n, ref, [&](std::size_t i, std::size_t k) { return check_lines[i] * std::size_t{N} + k; });
-  };
-  auto poison = [&] { CK(cudaMemset(dy, 0xff, n * 8)); };
+  RangeCase rc(LINES, N);
+  rc.set_checked_lines({0, 1, 131, 132, 777, LINES / 2, LINES - 1}, [](auto& a, bool inv) { fft_host(a, inv); });
+  const std::size_t n = rc.size;
+  float2 *dx = rc.dx, *dy = rc.dy, *dh = rc.dh, *dtw = rc.dtw;
+  auto check = [&](const char* name) { rc.check(name); };
+  auto poison = [&] { rc.poison(); };
   Bench bench(dy, dx, n * 8);
   std::printf("%d lines of %d points, %d threads x %d points a line\n", LINES, N, T, E);
   auto measure = [&](const void* kernel, int smem, int threads, bool persistent, const char* name, auto&& launch) {
-    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
-    cudaFuncAttributes fa;
-    CK(cudaFuncGetAttributes(&fa, kernel));
-    char label[200];
-    std::snprintf(label, sizeof label, "%s (%d/SM, %d regs, %zu B local, %d B smem)", name, per_sm, fa.numRegs,
-                  fa.localSizeBytes, smem);
-    const unsigned grid = persistent ? static_cast<unsigned>(bench.sms * per_sm) : LINES;
-    auto go = [&] {
-      launch(grid);
-      CK(cudaGetLastError());
-    };
-    poison();
-    go();
-    CK(cudaDeviceSynchronize());
-    check(label);
-    bench.report(label, bench.tm.median_ms(go));
+    measure_kernel(bench, rc, kernel, smem, threads, LINES, persistent, name, launch);
   };
   {
     using Shape = FusedShape<N, true>;
@@ -231,12 +190,7 @@ int main() {
     staged.template operator()<kMaxQS>(kMaxQS == E ? "persistent, the next line into S during compute" : "persistent, most of the next line into S");
 #if SARFUSE_HAVE_CUFFTDX
   for (const bench::CufftdxRange& c : bench::cufftdx_range_configs(N)) {
-    poison();
-    c.run(dx, dy, dh, LINES, nullptr);
-    CK(cudaDeviceSynchronize());
-    const std::string label = "cuFFTDx " + c.config;
-    check(label.c_str());
-    bench.report(label.c_str(), bench.tm.median_ms([&] { c.run(dx, dy, dh, LINES, nullptr); }));
+    measure_run(bench, rc, "cuFFTDx " + c.config, [&] { c.run(dx, dy, dh, LINES, nullptr); });
   }
 #endif
   return 0;

@@ -20,7 +20,6 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
-#include <random>
 #include <vector>
 
 #if SARFUSE_HAVE_CUFFTDX
@@ -222,36 +221,12 @@ __global__ void __launch_bounds__(T, MinBlocks)
 // ---- host ----
 
 int main() {
-  const std::size_t n = static_cast<std::size_t>(LINES) * N;
-  std::mt19937 rng(7);
-  std::normal_distribution<float> g;
-  std::vector<float2> x(n), h(N), tw(N);
-  for (auto& v : x) v = make_float2(g(rng), g(rng));
-  for (auto& v : h) v = make_float2(g(rng) / N, g(rng) / N);
-  for (int k = 0; k < N; ++k) tw[k] = make_float2(std::cos(-2 * M_PI * k / N), std::sin(-2 * M_PI * k / N));
-  float2 *dx, *dy, *dh, *dtw;
-  CK(cudaMalloc(&dx, n * 8));
-  CK(cudaMalloc(&dy, n * 8));
-  CK(cudaMalloc(&dh, N * 8));
-  CK(cudaMalloc(&dtw, N * 8));
-  CK(cudaMemcpy(dx, x.data(), n * 8, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(dh, h.data(), N * 8, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(dtw, tw.data(), N * 8, cudaMemcpyHostToDevice));
-  const int check_lines[] = {0, 1, 777, 2048, LINES - 1};
-  std::vector<std::vector<std::complex<double>>> ref;
-  for (int l : check_lines) {
-    std::vector<std::complex<double>> a(N);
-    for (int k = 0; k < N; ++k) a[k] = {x[l * N + k].x, x[l * N + k].y};
-    fft_host(a, false);
-    for (int k = 0; k < N; ++k) a[k] *= std::complex<double>(h[k].x, h[k].y);
-    fft_host(a, true);
-    ref.push_back(a);
-  }
-  auto check = [&](const char* name) {
-    check_outputs(name, dy, n, ref, [&](std::size_t i, std::size_t k) { return check_lines[i] * std::size_t{N} + k; });
-  };
-
-  auto poison = [&] { CK(cudaMemset(dy, 0xff, n * 8)); };
+  RangeCase rc(LINES, N);
+  rc.set_checked_lines({0, 1, 777, 2048, LINES - 1}, [](auto& a, bool inv) { fft_host(a, inv); });
+  const std::size_t n = rc.size;
+  float2 *dx = rc.dx, *dy = rc.dy, *dh = rc.dh, *dtw = rc.dtw;
+  auto check = [&](const char* name) { rc.check(name); };
+  auto poison = [&] { rc.poison(); };
   Bench bench(dy, dx, n * 8);
   Timer& tm = bench.tm;
   const int sms = bench.sms;
@@ -261,23 +236,7 @@ int main() {
   // Times a kernel launched `go` after checking its poisoned output (when the output is the reference's).
   auto measure = [&](const void* kernel, int smem, int threads, bool blocks_per_sm_grid, const char* name,
                      auto&& launch, bool checked = true) {
-    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
-    cudaFuncAttributes fa;
-    CK(cudaFuncGetAttributes(&fa, kernel));
-    char label[160];
-    std::snprintf(label, sizeof label, "%s (%d/SM, %d regs, %zu B local)", name, per_sm, fa.numRegs, fa.localSizeBytes);
-    const unsigned grid = blocks_per_sm_grid ? static_cast<unsigned>(sms * per_sm) : LINES;
-    auto go = [&] {
-      launch(grid);
-      CK(cudaGetLastError());
-    };
-    poison();
-    go();
-    CK(cudaDeviceSynchronize());
-    if (checked) check(label);
-    report(label, tm.median_ms(go));
+    measure_kernel(bench, rc, kernel, smem, threads, LINES, blocks_per_sm_grid, name, launch, checked);
   };
   const int row_smem = BlockShape<N>::smem_bytes;
   // The product kernel in its own launch shape (FusedShape<N, Whole>::lines lines a block).
@@ -334,12 +293,7 @@ int main() {
   }
 #if SARFUSE_HAVE_CUFFTDX
   for (const bench::CufftdxRange& c : bench::cufftdx_range_configs(N)) {
-    poison();
-    c.run(dx, dy, dh, LINES, nullptr);
-    CK(cudaDeviceSynchronize());
-    const std::string label = "cuFFTDx " + c.config;
-    check(label.c_str());
-    report(label.c_str(), tm.median_ms([&] { c.run(dx, dy, dh, LINES, nullptr); }));
+    measure_run(bench, rc, "cuFFTDx " + c.config, [&] { c.run(dx, dy, dh, LINES, nullptr); });
   }
 #endif
   return 0;
