@@ -105,7 +105,8 @@ __device__ __forceinline__ void copy_slabs(C32* dst, const float2* raw, int line
 }
 
 // A value the compiler cannot hoist out of the line loop: what is computed from it is computed in each
-// line, not kept live across all of them (which spilled 680 B a thread).
+// line, not kept live across all of them (at 16384: 680 -> 608 B spilled a thread; the copy-issuing code
+// itself costs the rest, see docs/performance.md, stop 35).
 template <class V>
 __device__ __forceinline__ V opaque(V v) {
   if constexpr (sizeof(V) == 8) asm volatile("mov.b64 %0, %0;" : "+l"(v));

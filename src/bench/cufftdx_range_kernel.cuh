@@ -30,8 +30,8 @@ using BlockFft = typename BlockFftOf<N, EPT, FPB, Dir>::type;
 // Element i of a thread holds line index threadIdx.x + i * stride, before and after the transforms
 // (cuFFTDx's register layout for a complex-to-complex block FFT); H is read in the same order. Where
 // elements x threads exceed N (some non-power-of-two sizes) the indices past N are neither read nor
-// written.
-// Sizes cuFFTDx has no kernel of its own for run as Bluestein FFTs with a workspace (empty otherwise).
+// written. Sizes cuFFTDx has no kernel of its own for run as Bluestein FFTs with a workspace (empty
+// otherwise).
 template <class Fwd, class Inv>
 __global__ void __launch_bounds__(Fwd::max_threads_per_block)
     range_kernel(const float2* __restrict__ in, float2* __restrict__ out, const float2* __restrict__ filter,
@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(Fwd::max_threads_per_block)
   constexpr unsigned n = cufftdx::size_of<Fwd>::value, stride = Fwd::stride;
   const std::size_t line = static_cast<std::size_t>(blockIdx.x) * Fwd::ffts_per_block + threadIdx.y;
   const float2* src = in + line * n;
-  constexpr bool kEven = n % Fwd::elements_per_thread == 0 && stride * Fwd::elements_per_thread == n;
+  constexpr bool kEven = stride * Fwd::elements_per_thread == n;
   auto in_line = [](unsigned i) { return kEven || threadIdx.x + i * stride < n; };
   complex_type x[Fwd::storage_size];
 #pragma unroll
