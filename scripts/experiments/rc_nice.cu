@@ -1,13 +1,14 @@
 // Experiment (issue 20): range compression at the nice lengths the RDA picks (2^a x 3, 5 or 15: 3072,
 // 5120, ... 15360), circular, 4096 lines: the project's block FFT fused as the power-of-two kernel is
-// (load, FFT, x H, conj, FFT, conj, store), cuFFTDx's kernel of the same fusion (its suggested elements
-// per thread), and VkFFT's convolution (the bench's vkfft-conv module, in place), in one process; every
+// (load, FFT, x H, conj, FFT, conj, store) with one and two exchange buffers at one to three blocks a
+// SM, cuFFTDx's kernel of the same fusion (its suggested elements per thread), and VkFFT's convolution (the bench's vkfft-conv module, in place), in one process; every
 // output checked against a float64 DFT. Built here, one binary per length (RC_N), run on the GPU machine
 // with the VkFFT module's path as the argument:
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src -I .deps/mathdx-25.6.0/mathdx/include \
 //     -I .deps/mathdx-25.6.0/mathdx/external/cutlass/include --expt-relaxed-constexpr \
 //     -DSARFUSE_HAVE_CUFFTDX=1 -DSARFUSE_CUFFTDX_SM=900 -DRC_N=5120 scripts/experiments/rc_nice.cu -o rc_nice_5120
 //   ./rc_nice_5120 build/libsarfuse_vkfft.so
+// (cuFFTDx has no block FFT at 10240 and above: -DSARFUSE_HAVE_CUFFTDX=0 there.)
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
@@ -35,7 +36,16 @@ constexpr int N = RC_N, LINES = 4096;
 constexpr int E = fft::kElems<N>, T = N / E;
 static_assert(fft::is_nice_row_size(N), "RC_N: a nice row length");
 
-template <int MinBlocks>
+// Double: two exchange buffers (fft::Exchange<2>); the second FFT starts on the buffer the first one's
+// last pass left free (a last pass through shared memory reads both: then the one it read from).
+constexpr int kPasses = fft::row_pass_count(N);
+constexpr bool kSmemLast = E % fft::row_pass_radix(N, kPasses - 1) != 0;
+template <bool Double>
+using FirstExchange = fft::Exchange<Double ? 2 : 1, 0>;
+template <bool Double>
+using SecondExchange = fft::Exchange<Double ? 2 : 1, Double ? (kSmemLast ? kPasses % 2 : (kPasses - 1) % 2) : 0>;
+
+template <int MinBlocks, bool Double>
 __global__ void __launch_bounds__(T, MinBlocks)
     rc_nice(const float2* __restrict__ raw, const float2* __restrict__ filter, const float2* __restrict__ tw,
             float2* __restrict__ out) {
@@ -44,10 +54,10 @@ __global__ void __launch_bounds__(T, MinBlocks)
   C32 v[E];
 #pragma unroll
   for (int q = 0; q < E; ++q) v[q] = fft::to_c32(__ldg(raw + static_cast<std::size_t>(line) * N + tid + q * T));
-  steps::Fp32Butterflies::forward<N, E>(v, smem, tw, tid);
+  steps::Fp32Butterflies::forward<N, E, FirstExchange<Double>>(v, smem, tw, tid);
   steps::multiply_by_filter<N>(v, filter, tid);
   steps::conjugate(v);
-  steps::Fp32Butterflies::forward<N, E>(v, smem, tw, tid);
+  steps::Fp32Butterflies::forward<N, E, SecondExchange<Double>>(v, smem, tw, tid);
   float2* dst = out + static_cast<std::size_t>(line) * N + tid;
 #pragma unroll
   for (int q = 0; q < E; ++q) dst[q * T] = fft::to_float2(fft::conj(v[q]));
@@ -76,13 +86,22 @@ int main(int argc, char** argv) {
   Bench bench(dy, dx, n * 8);
   std::printf("%d lines of %d points; ours: %d threads x %d points a line\n", LINES, N, T, E);
 
-  auto ours = [&]<int MinBlocks>() {
-    measure_kernel(bench, rc, reinterpret_cast<const void*>(&rc_nice<MinBlocks>), fft::smem_size(N) * 8, T, LINES,
-                   false, "sarfuse block FFT, fused", [&](unsigned grid) { rc_nice<MinBlocks><<<grid, T, fft::smem_size(N) * 8>>>(dx, dh, dtw, dy); });
+  constexpr bool kTwoBuffers = kPasses > 1 && E % fft::row_pass_radix(N, 0) == 0;  // pass 0 on the registers
+  auto ours = [&]<int MinBlocks, bool Double>() {
+    if constexpr (!Double || kTwoBuffers) {
+      const int smem = (Double ? 2 : 1) * fft::smem_size(N) * 8;
+      measure_kernel(bench, rc, reinterpret_cast<const void*>(&rc_nice<MinBlocks, Double>), smem, T, LINES, false,
+                     Double ? "sarfuse block FFT, fused, two exchange buffers" : "sarfuse block FFT, fused",
+                     [&](unsigned grid) { rc_nice<MinBlocks, Double><<<grid, T, smem>>>(dx, dh, dtw, dy); });
+    }
   };
-  ours.template operator()<1>();
-  if constexpr (T <= 512) ours.template operator()<2>();
-  if constexpr (T <= 256) ours.template operator()<3>();
+  ours.template operator()<1, false>();
+  if constexpr (T <= 512) ours.template operator()<2, false>();
+  if constexpr (T <= 256) ours.template operator()<3, false>();
+  if (kTwoBuffers) {
+    ours.template operator()<1, true>();
+    if constexpr (T <= 512) ours.template operator()<2, true>();
+  }
 
 #if SARFUSE_HAVE_CUFFTDX
   // At N itself: Bluestein (a workspace) where cuFFTDx has no kernel of its own for N, as for every nice

@@ -172,15 +172,45 @@ __device__ __forceinline__ void stockham_passes(Cx<A> (&v)[E], Cx<A>* s, const f
 // Nice lengths (fft_math.hpp, row_pass_radix): the same contract as the power-of-two passes. Pass P
 // of radix R: on the registers when R divides E (thread tid's butterflies tid + b T, b < E / R, read
 // v[b + r E / R]); otherwise from shared memory (butterflies tid + b T < N / R, b < ceil(N / R / T)),
-// and when that is the last pass its outputs go through shared memory once more to land in v.
-template <int N, int E, int P>
+// and when that is the last pass its outputs go through shared memory once more to land in v. X: one
+// exchange buffer, or two (pass 0 on the registers): a shared-memory pass then reads each butterfly
+// from one and writes it to the other at once, one butterfly live instead of ceil(N / R / T). A last
+// pass through shared memory reads both buffers, so an FFT chained after it starts on the one that
+// pass read from (not Exchange::Next's).
+template <int N, int E, int P, class X>
 __device__ __forceinline__ void mixed_passes(C32 (&v)[E], C32* s, const float2* __restrict__ tw, int tid) {
   constexpr int kPasses = row_pass_count(N);
   if constexpr (P < kPasses) {
     constexpr int R = row_pass_radix(N, P), ns = row_pass_span(N, P), T = N / E;
     constexpr bool kLast = P + 1 == kPasses;
     if constexpr (E % R == 0) {
-      register_pass<N, E, R, ns, P, kLast, float, false, Exchange<>>(v, s, tw, tid, nullptr);
+      register_pass<N, E, R, ns, P, kLast, float, false, X>(v, s, tw, tid, nullptr);
+    } else if constexpr (X::buffers == 2) {
+      // Two buffers: each butterfly read from the previous pass's buffer and written to the other at
+      // once (one butterfly's points live at a time, no barrier between the reads and the writes).
+      static_assert(P > 0, "two buffers: the first pass on the registers");
+      constexpr int B = (N / R + T - 1) / T;
+      const C32* in = s + X::written_by(P - 1) * smem_size(N);
+      C32* out = s + X::written_by(P) * smem_size(N);
+      __syncthreads();
+#pragma unroll
+      for (int b = 0; b < B; ++b) {
+        const int j = tid + b * T;
+        if (j < N / R) {
+          C32 x[R];
+#pragma unroll
+          for (int r = 0; r < R; ++r) x[r] = in[smem_index(stockham_input(j, r, N, R))];
+          stockham_twiddle_mul<N, R, ns>(x, j, tw);
+          butterfly<R>(x);
+#pragma unroll
+          for (int r = 0; r < R; ++r) out[smem_index(stockham_output(j, r, ns, R))] = x[r];
+        }
+      }
+      if constexpr (kLast) {
+        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < E; ++q) v[q] = out[smem_index(tid + q * T)];
+      }
     } else {
       constexpr int B = (N / R + T - 1) / T;
       if constexpr (P == 0) {  // the line arrives in registers: through shared memory first
@@ -214,7 +244,7 @@ __device__ __forceinline__ void mixed_passes(C32 (&v)[E], C32* s, const float2* 
         for (int q = 0; q < E; ++q) v[q] = s[smem_index(tid + q * T)];
       }
     }
-    mixed_passes<N, E, P + 1>(v, s, tw, tid);
+    mixed_passes<N, E, P + 1, X>(v, s, tw, tid);
   }
 }
 
@@ -236,10 +266,9 @@ __device__ __forceinline__ void block_fft_forward(Cx<A> (&v)[E], Cx<A>* s, const
       stockham_passes<N, E, 0, A, false, X>(v, s, tw, tid);
     }
   } else {
-    static_assert(X::buffers == 1, "nice lengths: one exchange buffer");
     static_assert(is_nice_row_size(N) && E == row_elems(N), "N: one of kNiceRowSizes, E = row_elems(N)");
     static_assert(std::is_same_v<A, float>, "nice lengths: FP32 arithmetic");
-    mixed_passes<N, E, 0>(v, s, tw, tid);
+    mixed_passes<N, E, 0, X>(v, s, tw, tid);
   }
 }
 
@@ -251,7 +280,11 @@ struct BlockShape {
   static constexpr int smem_bytes = lines * smem_size(N) * static_cast<int>(sizeof(C32));
   // Blocks per multiprocessor to hold registers for (launch bounds): two for 512-thread lines, so
   // one block computes while the other waits at a barrier.
-  static constexpr int min_blocks = threads * lines >= 1024 ? 1 : threads * lines >= 512 ? 2 : 3;
+  // Nice lengths at 16 points: two blocks up to 320 threads, else one (more spilled: docs/performance.md).
+  static constexpr int min_blocks = !is_pow2(N) && E == 16 ? (threads * lines <= 320 ? 2 : 1)
+                                    : threads * lines >= 1024 ? 1
+                                    : threads * lines >= 512  ? 2
+                                                              : 3;
 };
 
 // Calls f.template operator()<N>() for the runtime n among kNiceRowSizes; false when n is not one.
