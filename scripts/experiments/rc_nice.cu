@@ -8,7 +8,9 @@
 //     -I .deps/mathdx-25.6.0/mathdx/external/cutlass/include --expt-relaxed-constexpr \
 //     -DSARFUSE_HAVE_CUFFTDX=1 -DSARFUSE_CUFFTDX_SM=900 -DRC_N=5120 scripts/experiments/rc_nice.cu -o rc_nice_5120
 //   ./rc_nice_5120 build/libsarfuse_vkfft.so
-// (cuFFTDx has no block FFT at 10240 and above: -DSARFUSE_HAVE_CUFFTDX=0 there.)
+// (cuFFTDx has no block FFT at 10240 and above: -DSARFUSE_HAVE_CUFFTDX=0 there.) -DRC_E=16: 16 points a
+// thread instead of the RDA's 10, 12 or 15 (the radix-16 passes on the registers, the odd one through
+// shared memory), docs/performance.md "Stop 36".
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
@@ -33,7 +35,10 @@ using fft::C32;
 #define RC_N 5120
 #endif
 constexpr int N = RC_N, LINES = 4096;
-constexpr int E = fft::kElems<N>, T = N / E;
+#ifndef RC_E
+#define RC_E fft::kElems<N>  // points a thread: the RDA's (10, 12 or 15); -DRC_E=16 or 32 for N / E whole warps
+#endif
+constexpr int E = RC_E, T = N / E;
 static_assert(fft::is_nice_row_size(N), "RC_N: a nice row length");
 
 // Double: two exchange buffers (fft::Exchange<2>); the second FFT starts on the buffer the first one's

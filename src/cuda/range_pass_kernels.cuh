@@ -104,17 +104,6 @@ __global__ void __launch_bounds__(fused_block_threads<N, Whole>, fused_min_block
   }
 }
 
-// The one-FFT passes' exchange: two buffers at the nice lengths of 16 points a thread where both fit
-// beside BlockShape's blocks a SM (the odd pass through shared memory then holds one butterfly at a
-// time, and spills less), one elsewhere.
-template <int N>
-using RowExchange = fft::Exchange<!fft::is_pow2(N) && fft::kElems<N> == 16 &&
-                                          2 * BlockShape<N>::smem_bytes * BlockShape<N>::min_blocks <= 220 * 1024
-                                      ? 2
-                                      : 1>;
-template <int N>
-using RowSlot = steps::LineSlot<N, RowExchange<N>::buffers>;
-
 // The spectrum x H, N columns per line, stored as Rows stores (FP16: row_factor, max_bits).
 template <int N, SampleType S, class Butterflies, class Rows>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
@@ -123,11 +112,11 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
                           float* __restrict__ row_factor, unsigned* __restrict__ max_bits) {
   extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
   constexpr int E = fft::kElems<N>;
-  const RowSlot<N> slot(smem, lines);
+  const steps::LineSlot<N> slot(smem, lines);
   C32 v[E];
   steps::load_raw_line<N, S>(v, raw, slot.line, nr, slot.tid, slot.active);
   steps::prefetch_ahead_l2<N>(raw, slot.line, lines, static_cast<std::size_t>(nr) * sizeof(steps::RawSample<S>), slot.tid);
-  Butterflies::template forward<N, E, RowExchange<N>>(v, slot.s, tw, slot.tid);
+  Butterflies::template forward<N, E>(v, slot.s, tw, slot.tid);
   steps::multiply_by_filter<N>(v, filter, slot.tid);
   Rows::template store_spectrum<N>(v, out, slot.line, slot.active, slot.tid, row_factor, max_bits);
 }
@@ -142,7 +131,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
   constexpr int E = fft::kElems<N>, T = N / E;
   using Io = typename Rows::Io;
-  const RowSlot<N> slot(smem, lines);
+  const steps::LineSlot<N> slot(smem, lines);
   const int tid = slot.tid, k = slot.line;
   const bool active = slot.active;
   const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
@@ -160,7 +149,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   __syncthreads();
   if (row.src_inverse_rate != 0.0) steps::SrcFactors<N, E>(tid, q_df2).apply(v, tid, src_chirp[threadIdx.y]);
   steps::conjugate(v);
-  Butterflies::template forward<N, E, RowExchange<N>>(v, slot.s, tw, tid);  // with the conj around it: the range IFFT
+  Butterflies::template forward<N, E>(v, slot.s, tw, tid);  // with the conj around it: the range IFFT
   const float out_scale = Rows::template doppler_row_scale<N>(v, row, sinc, band, active, k, tid, row_factor);
   __syncthreads();  // the FFT's last reads of s are done
   const auto staged = steps::StagedRow<N>::stage_conjugated(slot.s, v, tid);

@@ -11,8 +11,8 @@ void launch_range_spectrum_sized(SampleType type, const void* raw, int lines, in
   steps::dispatch_type(type, [&]<SampleType S>() {
     steps::with_butterflies<N, steps::TensorButterflies>(tensor, [&]<class B>() {
       const auto kernel = &range_spectrum_kernel<N, S, B, steps::Fp32Rows>;
-      steps::set_smem<N, RowExchange<N>::buffers>(reinterpret_cast<const void*>(kernel));
-      kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), RowSlot<N>::smem_bytes, stream>>>(
+      steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
+      kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
           raw, lines, nr, filter, tw, out, nullptr, nullptr);
       SARFUSE_LAUNCHED("range_spectrum");
     });
@@ -25,8 +25,8 @@ void launch_range_doppler_rows_sized(float2* work, int lines, int nr, const core
                                      cudaStream_t stream, bool tensor) {
   steps::with_butterflies<N, steps::TensorButterflies>(tensor, [&]<class B>() {
     const auto kernel = &range_doppler_kernel<N, B, steps::Fp32Rows>;
-    steps::set_smem<N, RowExchange<N>::buffers>(reinterpret_cast<const void*>(kernel));
-    kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), RowSlot<N>::smem_bytes, stream>>>(
+    steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
+    kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
         work, lines, nr, rows, df, sinc, band, tw, nullptr, nullptr);
     SARFUSE_LAUNCHED("range_doppler_rows");
   });

@@ -266,7 +266,8 @@ __device__ __forceinline__ void block_fft_forward(Cx<A> (&v)[E], Cx<A>* s, const
       stockham_passes<N, E, 0, A, false, X>(v, s, tw, tid);
     }
   } else {
-    static_assert(is_nice_row_size(N) && E == row_elems(N), "N: one of kNiceRowSizes, E = row_elems(N)");
+    static_assert(is_nice_row_size(N) && N % E == 0 && N / E % 32 == 0,
+                  "N: one of kNiceRowSizes; E: row_elems(N), or 16 or 32 in experiments, whole warps a line");
     static_assert(std::is_same_v<A, float>, "nice lengths: FP32 arithmetic");
     mixed_passes<N, E, 0, X>(v, s, tw, tid);
   }
@@ -280,11 +281,7 @@ struct BlockShape {
   static constexpr int smem_bytes = lines * smem_size(N) * static_cast<int>(sizeof(C32));
   // Blocks per multiprocessor to hold registers for (launch bounds): two for 512-thread lines, so
   // one block computes while the other waits at a barrier.
-  // Nice lengths at 16 points: two blocks up to 320 threads, else one (more spilled: docs/performance.md).
-  static constexpr int min_blocks = !is_pow2(N) && E == 16 ? (threads * lines <= 320 ? 2 : 1)
-                                    : threads * lines >= 1024 ? 1
-                                    : threads * lines >= 512  ? 2
-                                                              : 3;
+  static constexpr int min_blocks = threads * lines >= 1024 ? 1 : threads * lines >= 512 ? 2 : 3;
 };
 
 // Calls f.template operator()<N>() for the runtime n among kNiceRowSizes; false when n is not one.

@@ -238,22 +238,16 @@ SARFUSE_HD constexpr int pass_count(int n, int radix) {
 
 // ---- one-block lines of a "nice" length: N = 2^a x m, m = 3, 5 or 15 ----
 // The range FFT of the fused chain can then be the smallest such length >= Nr + replica - 1 (7680 for
-// 6250 + 1349) instead of the next power of two. Each thread holds E = row_elems(N) points (16, or 15,
-// 12 or 10: the odd part times what keeps N / E <= 1024 threads); the passes are the power-of-two part's
-// radix-16 passes (the last takes what remains), then the odd part in one pass (15 by dft15, 5 or 3).
-// A pass whose radix divides E runs on the registers as in the power-of-two kernels; the others (the
-// odd pass with E = 16, radix 16 with E = 15) read their butterflies from shared memory, ceil(N / R / T)
-// per thread.
+// 6250 + 1349) instead of the next power of two. Each thread holds E = row_elems(N) points (15, 12 or
+// 10: the odd part times what keeps N / E <= 1024 threads); the passes are the power-of-two part's
+// radix-16 passes (the last takes what remains), then the odd part in one pass (15 by dft15, 5 or 3). A pass whose radix
+// divides E runs on the registers as in the power-of-two kernels; the others (radix 16 with E = 15,
+// say) read their butterflies from shared memory, ceil(N / R / T) per thread.
 SARFUSE_HD constexpr int odd_part(int n) { return n / (n & -n); }
 SARFUSE_HD constexpr bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 SARFUSE_HD constexpr int row_elems(int n) {
   const int m = odd_part(n);
-  if (m != 15 && m != 3 && m != 5) return 0;
-  // 16 points a thread where that makes whole warps (3072 and up, but 3840): the radix-16 passes on the
-  // registers, only the odd pass through shared memory (measured faster than E = 10/12/15 with three
-  // passes through shared memory: docs/performance.md, "nice lengths"); 2560 and below as before.
-  if (n >= 3072 && (n / 16) % 32 == 0) return 16;
-  return m == 15 ? 15 : m == 3 ? 12 : 10;
+  return m == 15 ? 15 : m == 3 ? 12 : m == 5 ? 10 : 0;
 }
 // The non-power-of-two lengths the one-block row kernels are compiled for: 2^a x {3, 5, 15} in
 // [1280, 15360] (the list for the host, the test for both sides; a unit test keeps them equal).

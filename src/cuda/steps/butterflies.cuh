@@ -31,9 +31,8 @@ struct TensorButterflies {
   static constexpr const char* sizes = "a power of two in 512..16384";
   template <int N>
   static constexpr bool runs = fft::is_pow2(N) && N >= 512;
-  template <int N, int E, class X = fft::Exchange<>>
+  template <int N, int E>
   __device__ static void forward(C32 (&v)[E], C32* s, const float2* __restrict__ tw, int tid) {
-    static_assert(X::buffers == 1, "tensor staging reuses the one exchange buffer");
     fft::block_fft_forward<N, E, float, true>(v, s, tw, tid);
   }
 };
@@ -45,9 +44,8 @@ struct Fp16Butterflies {
   static constexpr const char* sizes = "a power of two";
   template <int N>
   static constexpr bool runs = fft::is_pow2(N);
-  template <int N, int E, class X = fft::Exchange<>>
+  template <int N, int E>
   __device__ static void forward(C32 (&v)[E], C32* s, const float2* __restrict__ tw, int tid) {
-    static_assert(X::buffers == 1, "FP16 passes: one exchange buffer");
     __shared__ float red_fft[32 * BlockShape<N>::lines];
     fft::block_fft_forward_fp16<N, E>(v, s, tw, tid, [&](float x) { return fft::line_group_max<N / E>(x, red_fft); });
   }
