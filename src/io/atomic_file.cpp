@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -48,6 +49,7 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
 }
 
 AtomicFile::~AtomicFile() {
+  if (direct_fd_ >= 0) ::close(direct_fd_);
   stop_writeback();
   unmap();
   if (file_) std::fclose(file_);
@@ -64,6 +66,35 @@ void AtomicFile::write(const void* data, std::size_t bytes) {
       throw FileError("writing '" + path_ + "' failed: " + std::strerror(errno));
     done += n;
   }
+}
+
+void AtomicFile::write_direct(const void* data, std::size_t bytes) {
+  constexpr std::size_t kAlign = 4096, kPiece = std::size_t{64} << 20;
+  if (!file_) throw Error("'" + path_ + "': write_direct() after hand_to_library()");
+  if (std::fflush(file_) != 0) throw FileError("writing '" + path_ + "' failed: " + std::strerror(errno));
+  const off_t at = ::ftello(file_);
+  const std::size_t whole = bytes / kAlign * kAlign;
+  if (direct_fd_ < 0 && !direct_refused_ && whole) {
+    direct_fd_ = ::open(temp_.c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC);
+    direct_refused_ = direct_fd_ < 0;  // e.g. tmpfs: no direct I/O, write() does it all
+  }
+  const char* p = static_cast<const char*>(data);
+  std::size_t done = 0;
+  if (direct_fd_ >= 0 && at >= 0 && at % kAlign == 0 && reinterpret_cast<std::uintptr_t>(p) % kAlign == 0) {
+    while (done < whole) {
+      throw_if_interrupted();
+      const std::size_t n = std::min(whole - done, kPiece);
+      const ssize_t w = ::pwrite(direct_fd_, p + done, n, at + static_cast<off_t>(done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0 && done == 0 && errno == EINVAL) break;  // alignment the device refuses: all through write()
+      if (w < 0) throw FileError("writing '" + path_ + "' failed: " + std::strerror(errno));
+      done += static_cast<std::size_t>(w);
+      if (static_cast<std::size_t>(w) < n) break;  // short (a size limit, a full disk): write() says why
+    }
+    if (::fseeko(file_, at + static_cast<off_t>(done), SEEK_SET) != 0)
+      throw FileError("writing '" + path_ + "' failed: " + std::strerror(errno));
+  }
+  write(p + done, bytes - done);
 }
 
 void AtomicFile::start_writeback(std::size_t bytes) {
@@ -133,6 +164,8 @@ const std::string& AtomicFile::hand_to_library() {
 
 void AtomicFile::commit() {
   throw_if_interrupted();
+  if (direct_fd_ >= 0) ::close(direct_fd_);  // its data is on the device; the fsync below makes it durable
+  direct_fd_ = -1;
   stop_writeback();
   unmap();
   if (file_) {

@@ -18,6 +18,10 @@ class AtomicFile {
   ~AtomicFile();
   std::FILE* get() { return file_; }
   void write(const void* data, std::size_t bytes);
+  // As write(), but past the page cache where the file system allows it (O_DIRECT: the data, its
+  // length and the file offset on 4096-byte boundaries; what is not, and file systems without direct
+  // I/O, go through write()): for large data written once, which commit()'s fsync then need not copy.
+  void write_direct(const void* data, std::size_t bytes);
   // For libraries that write a file by name (libtiff, HDF5): closes our handle and returns the temporary
   // path to write; commit() then renames it, destruction without commit() removes it.
   const std::string& hand_to_library();
@@ -41,6 +45,8 @@ class AtomicFile {
   std::byte* mapped_ = nullptr;
   std::size_t mapped_bytes_ = 0;
   int writeback_fd_ = -1;  // the writeback thread's own handle of the temporary file
+  int direct_fd_ = -1;     // write_direct's handle (O_DIRECT), opened at its first use
+  bool direct_refused_ = false;
   std::thread writeback_;
   std::mutex writeback_mutex_;
   std::condition_variable writeback_asked_;

@@ -75,13 +75,13 @@ NpyHeader read_npy_header(const std::string& path) {
   return h;
 }
 
-std::string npy_header_2d(const char* descr, std::size_t rows, std::size_t cols) {
+std::string npy_header_2d(const char* descr, std::size_t rows, std::size_t cols, std::size_t data_align) {
   // A plain type ("<c8") is quoted; a structured one ("[('r', '<f2'), ('i', '<f2')]") is a list.
   const std::string d = descr[0] == '[' ? std::string(descr) : "'" + std::string(descr) + "'";
   std::string header = std::string("{'descr': ") + d + ", 'fortran_order': False, 'shape': (" +
                        std::to_string(rows) + ", " + std::to_string(cols) + "), }";
   const std::size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');  // data 64-byte aligned, as numpy writes it
+  header.append((data_align - total % data_align) % data_align, ' ');  // 64: as numpy writes it
   header.push_back('\n');
   std::string prefix("\x93NUMPY\x01\x00", 8);
   prefix.push_back(static_cast<char>(header.size() & 0xff));

@@ -193,13 +193,14 @@ class ProductWriter::Impl {
     if (fmt_ == Format::hdf5) quiet_hdf5();  // closing a file that failed to write
   }
 
-  void write_rows(const std::complex<float>* rows, std::size_t count) {
+  // direct: .npy rows past the page cache (AtomicFile::write_direct).
+  void write_rows(const std::complex<float>* rows, std::size_t count, bool direct = false) {
     if (complex_) {
       if (out_ + count > rows_) throw Error("product '" + path_ + "': more rows than announced");
       const auto t = Clock::now();
       const void* data = encode(rows, count);
       encode_s_ += since(t);
-      emit(data, count);
+      emit(data, count, direct);
       return;
     }
     const double n = static_cast<double>(o_.looks_azimuth * o_.looks_range);
@@ -353,11 +354,11 @@ class ProductWriter::Impl {
     return rows;
   }
 
-  void emit(const void* data, std::size_t count) {
+  void emit(const void* data, std::size_t count, bool direct = false) {
     if (placed_) throw Error("product '" + path_ + "': rows written after rows in place");
     const auto* bytes = static_cast<const unsigned char*>(data);
     if (batch_rows_ == 0) {
-      write_rows_now(bytes, count, out_);
+      write_rows_now(bytes, count, out_, direct);
     } else {
       // Whole strips (HDF5 chunk rows, TIFF strips) straight from the rows; the rest waits in strip_.
       const std::size_t row_bytes = emitted_row_bytes();
@@ -408,11 +409,12 @@ class ProductWriter::Impl {
 
   // `count` encoded rows from product row `first` into the file (for batched formats: whole strips,
   // but at the end).
-  void write_rows_now(const unsigned char* data, std::size_t count, std::size_t first) {
+  void write_rows_now(const unsigned char* data, std::size_t count, std::size_t first, bool direct = false) {
     switch (fmt_) {
       case Format::npy: {
         const auto t = Clock::now();
-        file_.write(data, count * cols_ * elem_);
+        if (direct) file_.write_direct(data, count * cols_ * elem_);
+        else file_.write(data, count * cols_ * elem_);
         write_s_ += since(t);
         break;
       }
@@ -496,7 +498,8 @@ class ProductWriter::Impl {
     std::string descr = complex_ ? "<c8" : "<f4";
     if (complex_ && o_.sample_format == SampleFormat::complex32) descr = "[('r', '<f2'), ('i', '<f2')]";
     if (complex_ && o_.sample_format == SampleFormat::cint16) descr = "[('r', '<i2'), ('i', '<i2')]";
-    const std::string header = io::npy_header_2d(descr.c_str(), rows_, cols_);
+    // The rows from a page boundary: write_direct can take them past the page cache.
+    const std::string header = io::npy_header_2d(descr.c_str(), rows_, cols_, 4096);
     file_.write(header.data(), header.size());
     header_bytes_ = header.size();
   }
@@ -665,6 +668,9 @@ ProductWriter::ProductWriter(const std::string& path, std::size_t lines, std::si
     : impl_(std::make_unique<Impl>(path, lines, samples, o, metadata_json)) {}
 ProductWriter::~ProductWriter() = default;
 void ProductWriter::write_rows(const std::complex<float>* rows, std::size_t count) { impl_->write_rows(rows, count); }
+void ProductWriter::write_rows_direct(const std::complex<float>* rows, std::size_t count) {
+  impl_->write_rows(rows, count, true);
+}
 void ProductWriter::write_complex32_rows(const std::uint16_t* halves, std::size_t count) {
   impl_->write_complex32_rows(halves, count);
 }

@@ -351,9 +351,14 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
                               r.product.detect == Detection::none && r.png.empty() && !product_rows.needs_rows();
   const SampleFormat kept_format = kept_complex32 ? SampleFormat::complex32 : SampleFormat::complex64;
   const bool sums_in_focus = !product_rows.needs_rows();  // kept rows: their statistics taken by the focus stage
-  // On the CPU a .npy complex64 product takes the kept rows in place: the IFFT's scatter writes them
-  // into the (mapped) file, with no buffer of their own to fault in and no copy to the file after.
-  const bool in_place = !gpu && sums_in_focus && ProductWriter::takes_rows_in_place(r.output, r.product);
+  // On the CPU a .npy complex64 product of several blocks takes the kept rows in place: the IFFT's
+  // scatter writes them into the (mapped) file, with no buffer of their own and no copy to the file
+  // after. One block has nothing to overlap its write with: its rows go from a buffer of their own
+  // straight to the disk (write_rows_direct), which costs less than the mapping's page-cache pages and
+  // their fsync (docs/performance.md, "File to product").
+  const bool cpu_npy = !gpu && sums_in_focus && ProductWriter::takes_rows_in_place(r.output, r.product);
+  const bool direct = cpu_npy && jobs.size() == 1;
+  const bool in_place = cpu_npy && !direct;
   std::complex<float>* placed = nullptr;  // product row 0 in the file's memory (in_place)
   double sums_s = 0;
   const std::size_t kept_bytes = kept_rows * samples * (kept_complex32 ? 4 : 8);
@@ -404,6 +409,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
       pinned_ = true;
     }
     rep.slc_transfer = in_place                ? "kept rows, in place in the product"
+                       : direct                ? "kept rows, written directly"
                        : slc_[0].kept.size() ? (kept_complex32 ? "kept rows, complex32" : "kept rows")
                                              : "whole blocks";
     plan_geometry = plan_->geometry();
@@ -453,7 +459,8 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     // complex64 rows on their way out: statistics (unless the focus stage took them), product, quicklook.
     auto emit = [&](const std::complex<float>* rows, std::size_t count) {
       if (!(s.kept.size() && sums_in_focus)) rows = product_rows.add(rows, count);
-      writer->write_rows(rows, count);
+      if (direct) writer->write_rows_direct(rows, count);
+      else writer->write_rows(rows, count);
       if (quicklook) {
         const auto t0 = Clock::now();
         quicklook->add_rows(rows, count);
@@ -468,6 +475,22 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
         quicklook->add_rows(placed + job.first_row * samples, job.rows);
         product_rows.encode_s += since(t0);
       }
+    } else if (direct) {  // the kept rows to the disk, their statistics taken meanwhile (the CPU is free)
+      const auto* rows = reinterpret_cast<const std::complex<float>*>(s.kept.data());
+      pipeline::PowerSums sums;
+      std::thread statistics([&] {
+        const auto t0 = Clock::now();
+        sums = pipeline::power_sums(rows, job.rows * samples, r.options.threads);
+        sums_s += since(t0);
+      });
+      try {
+        emit(rows, job.rows);
+      } catch (...) {
+        statistics.join();
+        throw;
+      }
+      statistics.join();
+      product_rows.add_counted(sums, job.rows);
     } else if (s.kept.size()) {  // the kept rows in order
       if (sums_in_focus) product_rows.add_counted(s.sums, job.rows);
       if (kept_complex32) writer->write_complex32_rows(reinterpret_cast<const std::uint16_t*>(s.kept.data()), job.rows);
@@ -493,7 +516,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     if (in_place || slc.kept.size()) {
       void* rows = in_place ? static_cast<void*>(placed + job.first_row * samples) : slc.kept.data();
       plan_->focus_rows(raw.view, RowSpan{first_kept_row, job.rows}, kept_format, rows);
-      if (sums_in_focus) {  // here, while the writer writes the block before
+      if (sums_in_focus && !direct) {  // here, while the writer writes the block before
         const auto t0 = Clock::now();
         const std::size_t n = job.rows * samples;
         slc.sums = kept_complex32 ? pipeline::power_sums(static_cast<const std::uint16_t*>(rows), n, r.options.threads)

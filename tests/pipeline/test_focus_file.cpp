@@ -187,9 +187,18 @@ TEST(FocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   FocusRequest c = t.request("circular_overlap.npy"), d = t.request("circular_sequential.npy");
   c.circular = d.circular = true;
   d.overlap = false;
-  focus_file(c);
+  const FocusReport rc = focus_file(c);
   focus_file(d);
   EXPECT_EQ(test::file_bytes(c.output), test::file_bytes(d.output));
+  // One block: the kept rows written directly, the rows any other product gets.
+  EXPECT_EQ(rc.slc_transfer, "kept rows, written directly");
+  FocusRequest ch = t.request("circular_copied.h5");
+  ch.circular = true;
+  ch.product.compression = Compression::none;
+  focus_file(ch);
+  const ComplexImage direct = read_back(c.output, SampleFormat::complex64, rc.rows, rc.samples);
+  const ComplexImage direct_copied = read_back(ch.output, SampleFormat::complex64, rc.rows, rc.samples);
+  EXPECT_EQ(std::memcmp(direct.data(), direct_copied.data(), direct.size() * sizeof(direct.data()[0])), 0);
 
   FocusSession session;
   FocusRequest first = t.request("first.npy"), second = t.request("second.npy");
