@@ -1,10 +1,14 @@
 #!/bin/sh
-# This stop's device run: the GPU test binary, then the range compression bench (circular, every
-# peer) per size and the whole RDA at 4096 x 4096; SANITIZE=1 adds compute-sanitizer memcheck,
-# racecheck and synccheck over the fused range compression tests (one-block lengths and 32768,
-# four-step over 4096-point rows).
+# A stop's device run: the GPU test binary, then the range compression bench (circular, every peer)
+# per size of RC_SIZES and the whole RDA per size of RDA_SIZES (REPEATS each); SANITIZE=1 adds
+# compute-sanitizer memcheck, racecheck and synccheck over the tests SANITIZE_FILTER names (default:
+# the fused range compression at every one-block length and 32768, four-step over 4096-point rows).
 set -u
 OUT=${OUT:-/tmp/out}
+RC_SIZES=${RC_SIZES-4096x2048 4096x4096 4096x8192 8192x16384}
+RDA_SIZES=${RDA_SIZES-4096x4096}
+REPEATS=${REPEATS:-50}
+SANITIZE_FILTER=${SANITIZE_FILTER:-'*CudaRange.*/fft2048*:*CudaRange.*/fft4096*:*CudaRange.*/fft8192*:*CudaRange.*/fft16384*:*CudaRange.*/fft32768*'}
 mkdir -p /tmp/sf && tar -C /tmp/sf -xJf .devbundle/bundle.tar.xz
 export LD_LIBRARY_PATH=/tmp/sf/lib:/usr/local/cuda/lib64
 export SARFUSE_TEST_SOURCE=$(pwd) SARFUSE_TEST_CLI=/tmp/sf/bin/sarfuse
@@ -13,16 +17,17 @@ for t in gpu; do
   echo "$t rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' /tmp/$t.log | tr '\n' ' ')" >> $OUT/tests.txt
   grep -E "^\[  FAILED|Failure" -A4 /tmp/$t.log | head -40 >> $OUT/tests.txt
 done
-for size in 4096x2048 4096x4096 4096x8192 8192x16384; do
-  /tmp/sf/bin/sarfuse bench --backend cuda --size $size --range-mode-circular --repeats 50 >> $OUT/bench.txt 2>&1
+for size in $RC_SIZES; do
+  /tmp/sf/bin/sarfuse bench --backend cuda --size $size --range-mode-circular --repeats $REPEATS >> $OUT/bench.txt 2>&1
 done
-/tmp/sf/bin/sarfuse bench --backend cuda --size 4096x4096 --repeats 50 >> $OUT/bench.txt 2>&1
-if [ "${SANITIZE:-0}" = 1 ]; then  # the fused range compression's shapes under compute-sanitizer
+for size in $RDA_SIZES; do
+  /tmp/sf/bin/sarfuse bench --backend cuda --size $size --repeats $REPEATS >> $OUT/bench.txt 2>&1
+done
+if [ "${SANITIZE:-0}" = 1 ]; then
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   for tool in memcheck racecheck synccheck; do
-    F='*CudaRange.*/fft2048*:*CudaRange.*/fft4096*:*CudaRange.*/fft8192*:*CudaRange.*/fft16384*:*CudaRange.*/fft32768*'
-    echo "== $tool, $F" >> $OUT/sanitizer.txt
-    "$CS" --tool $tool /tmp/sf/bin/sarfuse_gpu_tests --gtest_brief=1 --gtest_filter="$F" 2>&1 | tail -4 >> $OUT/sanitizer.txt
+    echo "== $tool, $SANITIZE_FILTER" >> $OUT/sanitizer.txt
+    "$CS" --tool $tool /tmp/sf/bin/sarfuse_gpu_tests --gtest_brief=1 --gtest_filter="$SANITIZE_FILTER" 2>&1 | tail -4 >> $OUT/sanitizer.txt
   done
 fi
 cat $OUT/tests.txt
