@@ -34,7 +34,8 @@ class RawFile {
   virtual void read(std::size_t first, std::size_t count, void* dst) = 0;
   // Every line of the file as it lies on disk, mapped read-only instead of copied, between
   // zero_before and zero_after lines of zeros: one view of zero_before + lines() + zero_after lines at
-  // lines(), checked like read(). Null where the file's lines cannot be mapped as they are (only a plain
+  // lines(), not read here: unlike read(), unchecked (a CPU plan checks each line as it converts it,
+  // Plan::focus throwing NonFiniteSample). Null where the file's lines cannot be mapped as they are (only a plain
   // .npy on a file system that maps files can). The file must not shrink while mapped.
   class Mapping {
    public:
@@ -156,10 +157,11 @@ class ProductWriter {
   ProductWriter& operator=(const ProductWriter&) = delete;
   ~ProductWriter();
   void write_rows(const std::complex<float>* rows, std::size_t count);
-  // As write_rows, for rows written once from page-aligned memory: a .npy complex64 product takes them
-  // past the page cache where the file system allows (O_DIRECT; its data starts on a 4096-byte
-  // boundary), so commit()'s fsync has nothing left to copy. Other products: as write_rows.
-  void write_rows_direct(const std::complex<float>* rows, std::size_t count);
+  // As write_rows, for rows written once, `pitch` samples apart in memory (0: samples, packed): a .npy
+  // complex64 product takes them past the page cache where the file system allows (O_DIRECT; its data
+  // starts on a 4096-byte boundary; rows of whole 4096-byte blocks, 512-byte aligned on most disks), so
+  // commit()'s fsync has nothing left to copy. Other products: as write_rows.
+  void write_rows_direct(const std::complex<float>* rows, std::size_t count, std::size_t pitch = 0);
   // Rows already in the product's complex32 encoding (IEEE half pairs, rounded to nearest even: what
   // write_rows would make of their complex64 values, e.g. Plan::focus_rows'); complex32 products only.
   void write_complex32_rows(const std::uint16_t* halves, std::size_t count);

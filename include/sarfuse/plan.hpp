@@ -99,6 +99,12 @@ class PlanImpl;
 struct RowSpan {
   std::size_t first = 0, count = 0;
 };
+// SLC rows held by a plan: `count` rows of samples() complex64 values, each `pitch` values after the
+// one before (pitch >= samples()).
+struct HeldRows {
+  const std::complex<float>* data = nullptr;
+  std::size_t count = 0, pitch = 0;
+};
 
 // A complex64 lines x samples image in device memory (CUDA builds; others refuse to make one): an
 // output for Plan::focus_on_device that its owner hands on (Python: __cuda_array_interface__).
@@ -140,6 +146,12 @@ class Plan {
   // store only those rows in their last step, complex64 only (complex32 refused: the product writer
   // encodes). cint16 is refused: its scale belongs to the product (the writer's).
   void focus_rows(const RawView& raw, RowSpan rows, SampleFormat format, void* out);
+  // As focus_rows() in complex64, the rows left where the plan's last step puts them, in its own memory
+  // (valid until its next focus): no buffer of their own and no copy. Rows start on 512-byte
+  // boundaries, `pitch` a multiple of 64 (direct I/O can take them). Where holds_rows() says no (GPU
+  // and fp64 plans, rows that wrap past the block's end) it is refused.
+  bool holds_rows(RowSpan rows) const;
+  HeldRows focus_held_rows(const RawView& raw, RowSpan rows);
 
   std::size_t lines() const;
   std::size_t samples() const;

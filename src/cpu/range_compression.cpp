@@ -5,6 +5,7 @@
 #include "core/filters.hpp"
 #include "core/raw_rows.hpp"
 #include "core/simd_clones.hpp"
+#include "sarfuse/error.hpp"
 #include "sarfuse/interrupt.hpp"
 
 namespace sarfuse::cpu {
@@ -22,9 +23,19 @@ RangeCompression<T>::RangeCompression(const RadarParams& radar, const FocusOptio
 template <class T>
 SARFUSE_SIMD_CLONES void RangeCompression<T>::run(const RawView& raw, SceneRows<T>& scene) const {
   const std::size_t nfft = scene.nfft;
+  std::size_t bad_line = scene.lines, bad_sample = 0;  // the first line with a non-finite sample
 #pragma omp parallel for num_threads(scene.threads) schedule(static)
   for (std::size_t i = 0; i < scene.lines; ++i) {
     if (interrupted()) continue;
+    // Checked here, where the line is read anyway, rather than by a pass of its own over the input.
+    if (const std::size_t j = core::first_non_finite(raw, i); j < raw.samples) {
+#pragma omp critical(sarfuse_non_finite)
+      if (i < bad_line) {
+        bad_line = i;
+        bad_sample = j;
+      }
+      continue;
+    }
     std::complex<T>* r = scene.row(i);
     core::convert_row<T>(raw, i, r);
     // A linear block's padding lines are zero, and so are their spectra: no FFT (the same bits).
@@ -37,6 +48,7 @@ SARFUSE_SIMD_CLONES void RangeCompression<T>::run(const RawView& raw, SceneRows<
     const std::complex<T>* h = filter_.data();
     for (std::size_t m = 0; m < nfft; ++m) r[m] *= h[m];
   }
+  if (bad_line < scene.lines) throw NonFiniteSample(bad_line, bad_sample, core::sample_is_nan(raw, bad_line, bad_sample));
 }
 
 template class RangeCompression<float>;

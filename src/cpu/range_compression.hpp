@@ -1,5 +1,6 @@
-// CPU step 1, range compression: per pulse, convert the samples, zero-pad to nfft, FFT, x the range
-// matched filter (core/filters, float64 rounded to T).
+// CPU step 1, range compression: per pulse, check and convert the samples, zero-pad to nfft, FFT, x
+// the range matched filter (core/filters, float64 rounded to T). A NaN or infinite sample: the first
+// line's is thrown (NonFiniteSample) after the step.
 #pragma once
 #include "core/fft.hpp"
 #include "cpu/scene_rows.hpp"

@@ -8,6 +8,7 @@
 #include "cpu/rda_cpu.hpp"
 
 #include <chrono>
+#include <type_traits>
 
 #include "core/memory.hpp"
 #include "cpu/azimuth_fft.hpp"
@@ -57,6 +58,25 @@ class CpuRda final : public PlanImpl {
     run(raw, kept);
   }
 
+  // fp32: the IFFT's scatter writes the kept rows back where it gathered them, in the scene.
+  bool holds_rows(RowSpan rows) const override {
+    return std::is_same_v<T, float> && rows.first + rows.count <= lines;
+  }
+  HeldRows focus_held_rows(const RawView& raw, RowSpan rows) override {
+    if constexpr (!std::is_same_v<T, float>) {
+      return PlanImpl::focus_held_rows(raw, rows);
+    } else {
+      if (!holds_rows(rows))
+        throw Error("focus_held_rows: rows " + std::to_string(rows.first) + "+" + std::to_string(rows.count) +
+                    " wrap past the plan's last line (" + std::to_string(lines) +
+                    "); held rows run in order from their first (focus_rows takes these)");
+      check_shape(raw);
+      const SlcRows kept{scene_.row(rows.first), rows.first, rows.count, scene_.stride};
+      run(raw, kept);
+      return {scene_.row(rows.first), rows.count, scene_.stride};
+    }
+  }
+
  private:
   void check_shape(const RawView& raw) const {
     if (raw.lines != lines || raw.samples != samples)
@@ -98,7 +118,7 @@ class CpuRda final : public PlanImpl {
 std::size_t required_host_bytes(std::size_t lines, std::size_t samples, std::size_t nfft, const FocusOptions& opt) {
   (void)samples;
   const std::size_t c = opt.precision == Precision::fp64 ? sizeof(std::complex<double>) : sizeof(std::complex<float>);
-  const std::size_t stride = (nfft + 7) / 8 * 8, block = 256 / c;
+  const std::size_t stride = SceneRows<float>::row_stride(nfft), block = 256 / c;
   const std::size_t scratch = std::max(stride + 32, block * lines);
   return c * (lines * stride + static_cast<std::size_t>(opt.threads) * scratch + nfft) +
          lines * sizeof(core::DopplerRow) + samples * sizeof(double) + (1 << 20);  // rows, band, tables

@@ -2,16 +2,20 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "sarfuse/error.hpp"
 #include "sarfuse/interrupt.hpp"
@@ -68,23 +72,58 @@ void AtomicFile::write(const void* data, std::size_t bytes) {
   }
 }
 
-void AtomicFile::write_direct(const void* data, std::size_t bytes) {
+void AtomicFile::write_direct(const void* data, std::size_t bytes) { write_direct_rows(data, bytes, 1, bytes); }
+
+void AtomicFile::write_direct_rows(const void* first_row, std::size_t row_bytes, std::size_t rows,
+                                   std::size_t pitch_bytes) {
   constexpr std::size_t kAlign = 4096, kPiece = std::size_t{64} << 20;
   if (!file_) throw Error("'" + path_ + "': write_direct() after hand_to_library()");
+  if (rows > 1 && pitch_bytes == row_bytes) {  // contiguous: one row
+    row_bytes *= rows;
+    rows = 1;
+  }
   if (std::fflush(file_) != 0) throw FileError("writing '" + path_ + "' failed: " + std::strerror(errno));
   const off_t at = ::ftello(file_);
-  const std::size_t whole = bytes / kAlign * kAlign;
+  // Whole blocks of each row: a contiguous run ends in a tail written below; rows of several blocks
+  // go direct only when each is whole blocks.
+  const std::size_t whole = rows == 1 ? row_bytes / kAlign * kAlign : (row_bytes % kAlign ? 0 : row_bytes);
   if (direct_fd_ < 0 && !direct_refused_ && whole) {
     direct_fd_ = ::open(temp_.c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC);
     direct_refused_ = direct_fd_ < 0;  // e.g. tmpfs: no direct I/O, write() does it all
+    direct_memory_align_ = kAlign;
+#ifdef STATX_DIOALIGN
+    struct statx sx {};
+    if (direct_fd_ >= 0 && ::statx(direct_fd_, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
+        (sx.stx_mask & STATX_DIOALIGN) && sx.stx_dio_mem_align && kAlign % sx.stx_dio_mem_align == 0 &&
+        sx.stx_dio_offset_align && kAlign % sx.stx_dio_offset_align == 0)
+      direct_memory_align_ = sx.stx_dio_mem_align;  // e.g. 512: rows 512 bytes apart may go direct
+#endif
   }
-  const char* p = static_cast<const char*>(data);
-  std::size_t done = 0;
-  if (direct_fd_ >= 0 && at >= 0 && at % kAlign == 0 && reinterpret_cast<std::uintptr_t>(p) % kAlign == 0) {
-    while (done < whole) {
+  const char* p = static_cast<const char*>(first_row);
+  auto aligned = [&](std::size_t v, std::size_t a) { return v % a == 0; };
+  std::size_t done = 0;  // bytes of the rows written, in order
+  if (direct_fd_ >= 0 && at >= 0 && whole && aligned(static_cast<std::size_t>(at), kAlign) &&
+      aligned(reinterpret_cast<std::uintptr_t>(p), direct_memory_align_) &&
+      (rows == 1 || aligned(pitch_bytes, direct_memory_align_))) {
+    // Up to kPiece bytes a call: a run of one row's blocks, or whole rows gathered by pwritev.
+    const std::size_t rows_a_call = rows == 1 ? 1 : std::clamp<std::size_t>(kPiece / row_bytes, 1, IOV_MAX);
+    std::vector<iovec> iov;
+    const std::size_t end = rows == 1 ? whole : rows * row_bytes;
+    while (done < end) {
       throw_if_interrupted();
-      const std::size_t n = std::min(whole - done, kPiece);
-      const ssize_t w = ::pwrite(direct_fd_, p + done, n, at + static_cast<off_t>(done));
+      ssize_t w;
+      std::size_t n;
+      if (rows == 1) {
+        n = std::min(whole - done, kPiece);
+        w = ::pwrite(direct_fd_, p + done, n, at + static_cast<off_t>(done));
+      } else {
+        const std::size_t row = done / row_bytes, count = std::min(rows - row, rows_a_call);
+        iov.resize(count);
+        for (std::size_t k = 0; k < count; ++k)
+          iov[k] = {const_cast<char*>(p + (row + k) * pitch_bytes), row_bytes};
+        n = count * row_bytes;
+        w = ::pwritev(direct_fd_, iov.data(), static_cast<int>(count), at + static_cast<off_t>(done));
+      }
       if (w < 0 && errno == EINTR) continue;
       if (w < 0 && done == 0 && errno == EINVAL) break;  // alignment the device refuses: all through write()
       if (w < 0) throw FileError("writing '" + path_ + "' failed: " + std::strerror(errno));
@@ -94,7 +133,13 @@ void AtomicFile::write_direct(const void* data, std::size_t bytes) {
     if (::fseeko(file_, at + static_cast<off_t>(done), SEEK_SET) != 0)
       throw FileError("writing '" + path_ + "' failed: " + std::strerror(errno));
   }
-  write(p + done, bytes - done);
+  // The rest through write(): the rest of a part-written row, then whole rows.
+  if (rows == 1) {
+    write(p + done, row_bytes - done);
+    return;
+  }
+  for (std::size_t row = done / row_bytes, from = done % row_bytes; row < rows; ++row, from = 0)
+    write(p + row * pitch_bytes + from, row_bytes - from);
 }
 
 void AtomicFile::start_writeback(std::size_t bytes) {

@@ -193,14 +193,13 @@ class ProductWriter::Impl {
     if (fmt_ == Format::hdf5) quiet_hdf5();  // closing a file that failed to write
   }
 
-  // direct: .npy rows past the page cache (AtomicFile::write_direct).
-  void write_rows(const std::complex<float>* rows, std::size_t count, bool direct = false) {
+  void write_rows(const std::complex<float>* rows, std::size_t count) {
     if (complex_) {
       if (out_ + count > rows_) throw Error("product '" + path_ + "': more rows than announced");
       const auto t = Clock::now();
       const void* data = encode(rows, count);
       encode_s_ += since(t);
-      emit(data, count, direct);
+      emit(data, count);
       return;
     }
     const double n = static_cast<double>(o_.looks_azimuth * o_.looks_range);
@@ -245,6 +244,23 @@ class ProductWriter::Impl {
     if (out_ + count > rows_) throw Error("product '" + path_ + "': more rows than announced");
     counted(count);
   }
+  // Rows `pitch` samples apart: a .npy product with nothing to encode takes them as they are, past the
+  // page cache where it can (AtomicFile::write_direct_rows); others as write_rows, row by row.
+  void write_rows_direct(const std::complex<float>* rows, std::size_t count, std::size_t pitch) {
+    if (pitch == 0) pitch = samples_;
+    if (fmt_ == Format::npy && complex_ && takes_rows_in_place(o_)) {
+      if (placed_) throw Error("product '" + path_ + "': rows written after rows in place");
+      if (out_ + count > rows_) throw Error("product '" + path_ + "': more rows than announced");
+      const auto t = Clock::now();
+      file_.write_direct_rows(rows, cols_ * elem_, count, pitch * sizeof(std::complex<float>));
+      write_s_ += since(t);
+      counted(count);
+      return;
+    }
+    if (pitch == samples_) return write_rows(rows, count);
+    for (std::size_t k = 0; k < count; ++k) write_rows(rows + k * pitch, 1);
+  }
+
   static bool takes_rows_in_place(const ProductOptions& o) {
     return o.detect == Detection::none && o.sample_format == SampleFormat::complex64 && o.mantissa_bits == 0;
   }
@@ -354,11 +370,11 @@ class ProductWriter::Impl {
     return rows;
   }
 
-  void emit(const void* data, std::size_t count, bool direct = false) {
+  void emit(const void* data, std::size_t count) {
     if (placed_) throw Error("product '" + path_ + "': rows written after rows in place");
     const auto* bytes = static_cast<const unsigned char*>(data);
     if (batch_rows_ == 0) {
-      write_rows_now(bytes, count, out_, direct);
+      write_rows_now(bytes, count, out_);
     } else {
       // Whole strips (HDF5 chunk rows, TIFF strips) straight from the rows; the rest waits in strip_.
       const std::size_t row_bytes = emitted_row_bytes();
@@ -409,12 +425,11 @@ class ProductWriter::Impl {
 
   // `count` encoded rows from product row `first` into the file (for batched formats: whole strips,
   // but at the end).
-  void write_rows_now(const unsigned char* data, std::size_t count, std::size_t first, bool direct = false) {
+  void write_rows_now(const unsigned char* data, std::size_t count, std::size_t first) {
     switch (fmt_) {
       case Format::npy: {
         const auto t = Clock::now();
-        if (direct) file_.write_direct(data, count * cols_ * elem_);
-        else file_.write(data, count * cols_ * elem_);
+        file_.write(data, count * cols_ * elem_);
         write_s_ += since(t);
         break;
       }
@@ -668,8 +683,8 @@ ProductWriter::ProductWriter(const std::string& path, std::size_t lines, std::si
     : impl_(std::make_unique<Impl>(path, lines, samples, o, metadata_json)) {}
 ProductWriter::~ProductWriter() = default;
 void ProductWriter::write_rows(const std::complex<float>* rows, std::size_t count) { impl_->write_rows(rows, count); }
-void ProductWriter::write_rows_direct(const std::complex<float>* rows, std::size_t count) {
-  impl_->write_rows(rows, count, true);
+void ProductWriter::write_rows_direct(const std::complex<float>* rows, std::size_t count, std::size_t pitch) {
+  impl_->write_rows_direct(rows, count, pitch);
 }
 void ProductWriter::write_complex32_rows(const std::uint16_t* halves, std::size_t count) {
   impl_->write_complex32_rows(halves, count);

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/raw_rows.hpp"
 #include "io/mat.hpp"
 #include "io/npy.hpp"
 #include "sarfuse/error.hpp"
@@ -48,39 +49,14 @@ std::string extension(const std::string& path) {
   return e;
 }
 
-// Rejects NaN/Inf in lines [first, first + count) held at `data`.
-// Branch-free over blocks (the exponent bits all ones: NaN or infinity), so it runs at memory speed;
-// the sample is searched for only in a block that has one.
-template <class F>
-void check_finite(const void* data, std::size_t first, std::size_t count, std::size_t samples, const std::string& path) {
-  using Bits = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
-  constexpr Bits exponent = static_cast<Bits>(sizeof(F) == 4 ? 0x7f800000ull : 0x7ff0000000000000ull);
-  const F* p = static_cast<const F*>(data);
-  const std::size_t n = 2 * count * samples;
-  constexpr std::size_t kBlock = 4096;
-  std::size_t from = n;
-  for (std::size_t b = 0; b < n && from == n; b += kBlock) {
-    const std::size_t e = std::min(n, b + kBlock);
-    Bits bad = 0;
-    for (std::size_t k = b; k < e; ++k) {
-      Bits u;
-      std::memcpy(&u, p + k, sizeof u);
-      bad |= static_cast<Bits>((u & exponent) == exponent);
-    }
-    if (bad) from = b;
-  }
-  for (std::size_t k = from; k < n; ++k)
-    if (!std::isfinite(p[k])) {
-      const std::size_t s = k / 2;
-      throw Error(path + ": sample (" + std::to_string(first + s / samples) + ", " + std::to_string(s % samples) +
-                  ") is " + (std::isnan(p[k]) ? "NaN" : "infinite") + "; expected finite values");
-    }
-}
-
+// Rejects NaN/Inf in lines [first, first + count) held at `data`, naming the file and the sample.
 void check_finite(SampleType type, const void* data, std::size_t first, std::size_t count, std::size_t samples,
                   const std::string& path) {
-  if (type == SampleType::complex64) check_finite<float>(data, first, count, samples, path);
-  if (type == SampleType::complex128) check_finite<double>(data, first, count, samples, path);
+  const RawView v{type, data, count, samples};
+  for (std::size_t i = 0; i < count; ++i)
+    if (const std::size_t j = core::first_non_finite(v, i); j < samples)
+      throw Error(path + ": sample (" + std::to_string(first + i) + ", " + std::to_string(j) + ") is " +
+                  (core::sample_is_nan(v, i, j) ? "NaN" : "infinite") + "; expected finite values");
 }
 
 class NpyRawFile final : public RawFile {
@@ -184,12 +160,6 @@ std::unique_ptr<RawFile::Mapping> NpyRawFile::map_padded(std::size_t zero_before
     m = std::make_unique<PaddedMapping>(fd_, offset_, lines_ * row, zero_before * row, zero_after * row, path_);
   } catch (const FileError&) {
     return nullptr;  // a file system that does not map files: read() it is (its errors name the file)
-  }
-  constexpr std::size_t kCheckLines = 256;  // a stop request is seen within one
-  for (std::size_t first = 0; first < lines_; first += kCheckLines) {
-    throw_if_interrupted();
-    const std::size_t count = std::min(kCheckLines, lines_ - first);
-    check_finite(type_, m->lines() + (zero_before + first) * row, first, count, samples_, path_);
   }
   return m;
 }

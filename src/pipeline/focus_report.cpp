@@ -109,19 +109,16 @@ struct PowerLanes {
 
 constexpr std::size_t kPiece = 4096;  // samples a thread takes at a time (complex32: decoded on the stack)
 
-// The n samples in pieces over the threads; add_piece(from, count, lanes) adds one piece.
+// Pieces 0..pieces-1 over the threads; add_piece(p, lanes) adds piece p.
 template <class AddPiece>
-PowerSums power_sums_in_pieces(std::size_t n, int threads, AddPiece add_piece) {
-  const long pieces = static_cast<long>((n + kPiece - 1) / kPiece);
+PowerSums power_sums_in_pieces(std::size_t pieces, int threads, AddPiece add_piece) {
+  const long n = static_cast<long>(pieces);
   double power = 0, power2 = 0, peak = 0;
 #pragma omp parallel num_threads(core::resolve_threads(threads)) reduction(+ : power, power2) reduction(max : peak)
   {
     PowerLanes lanes;
 #pragma omp for schedule(static)
-    for (long p = 0; p < pieces; ++p) {
-      const std::size_t from = static_cast<std::size_t>(p) * kPiece;
-      add_piece(from, std::min(kPiece, n - from), lanes);
-    }
+    for (long p = 0; p < n; ++p) add_piece(static_cast<std::size_t>(p), lanes);
     const PowerSums t = lanes.total();
     power += t.power;
     power2 += t.power2;
@@ -133,14 +130,22 @@ PowerSums power_sums_in_pieces(std::size_t n, int threads, AddPiece add_piece) {
 }  // namespace
 
 PowerSums power_sums(const std::complex<float>* samples, std::size_t n, int threads) {
-  const float* iq = reinterpret_cast<const float*>(samples);
-  return power_sums_in_pieces(n, threads, [iq](std::size_t from, std::size_t count, PowerLanes& lanes) {
-    lanes.add(iq + 2 * from, count);
+  return power_sums(samples, 1, n, n, threads);
+}
+
+PowerSums power_sums(const std::complex<float>* rows, std::size_t count, std::size_t samples, std::size_t pitch,
+                     int threads) {
+  const float* iq = reinterpret_cast<const float*>(rows);
+  const std::size_t per_row = (samples + kPiece - 1) / kPiece;
+  return power_sums_in_pieces(count * per_row, threads, [=](std::size_t p, PowerLanes& lanes) {
+    const std::size_t row = p / per_row, from = p % per_row * kPiece;
+    lanes.add(iq + 2 * (row * pitch + from), std::min(kPiece, samples - from));
   });
 }
 
 PowerSums power_sums(const std::uint16_t* halves, std::size_t n, int threads) {
-  return power_sums_in_pieces(n, threads, [halves](std::size_t from, std::size_t count, PowerLanes& lanes) {
+  return power_sums_in_pieces((n + kPiece - 1) / kPiece, threads, [halves, n](std::size_t p, PowerLanes& lanes) {
+    const std::size_t from = p * kPiece, count = std::min(kPiece, n - from);
     float v[2 * kPiece];
     io::half_to_floats(halves + 2 * from, v, 2 * count);
     lanes.add(v, count);

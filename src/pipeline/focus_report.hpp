@@ -16,6 +16,9 @@ struct PowerSums {
   double power = 0, power2 = 0, peak = 0;
 };
 PowerSums power_sums(const std::complex<float>* samples, std::size_t n, int threads);
+// `count` rows of `samples` values, `pitch` apart (the same sums as above when pitch == samples).
+PowerSums power_sums(const std::complex<float>* rows, std::size_t count, std::size_t samples, std::size_t pitch,
+                     int threads);
 PowerSums power_sums(const std::uint16_t* complex32, std::size_t n, int threads);  // IEEE half pairs
 
 class ProductRows {

@@ -63,6 +63,7 @@ struct RawSlot {
 struct SlcSlot {
   ComplexImage image;             // CPU plans: the whole block, focused in place
   AlignedBuffer<std::byte> kept;  // CUDA plans: the block's kept rows in order (Plan::focus_rows)
+  HeldRows held;                  // or the kept rows where the plan holds them (Plan::focus_held_rows)
   std::size_t job = 0;
   pipeline::PowerSums sums;  // of the kept rows, taken by the focus stage when the writer needs no rows
   void* host() { return kept.size() ? static_cast<void*>(kept.data()) : static_cast<void*>(image.data()); }
@@ -359,13 +360,21 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   const bool cpu_npy = !gpu && sums_in_focus && ProductWriter::takes_rows_in_place(r.output, r.product);
   const bool direct = cpu_npy && jobs.size() == 1;
   const bool in_place = cpu_npy && !direct;
+  // Block row of the first kept row (circular: row 0); kept rows run on from it, past the block's end.
+  const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
+  const std::size_t first_kept_row = static_cast<std::size_t>((first_valid % bl + bl) % bl);
+  // Written directly, the rows go from where the plan holds them (an fp32 CPU plan's scene) when it
+  // can: no buffer of their own, whose fresh pages cost more than the copy on some machines.
+  const RowSpan direct_rows{first_kept_row, jobs[0].rows};
+  bool held = direct && reuse_plan && plan_->holds_rows(direct_rows);
   std::complex<float>* placed = nullptr;  // product row 0 in the file's memory (in_place)
   double sums_s = 0;
   const std::size_t kept_bytes = kept_rows * samples * (kept_complex32 ? 4 : 8);
   const std::size_t slots = r.overlap && jobs.size() > 1 ? 2 : 1;  // one block: nothing to double-buffer
   const bool buffers_fit = reuse_plan && raw_.size() == slots && (map_input || raw_[0].bytes.size() == raw_bytes) &&
                            slc_.size() == slots &&
-                           (in_place || slc_[0].kept.size() == kept_bytes || slc_[0].image.lines() == plan_lines);
+                           (held ? slc_[0].kept.size() == 0
+                                 : in_place || slc_[0].kept.size() == kept_bytes || slc_[0].image.lines() == plan_lines);
   if (!buffers_fit) release_buffers();
   if (!reuse_plan) {
     plan_.reset();
@@ -384,20 +393,23 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   FocusOptions plan_resolved;
   std::string plan_notes;
   std::size_t plan_nfft = 0;
+  auto make_slc_slots = [&] {
+    slc_.resize(slots);
+    for (auto& s : slc_) s.kept.resize(in_place || held ? 0 : kept_bytes);
+    // Their pages now, while the CUDA context is made or the first block is read (first touches of
+    // fresh pages cost as much as the focusing's copies on some machines).
+    for (auto& s : slc_) core::prefault_pages(s.kept.data(), s.kept.size(), r.options.threads);
+  };
   auto make = [&] {  // the plan and the SLC buffers, all pinned for the GPU's copies
-    if (slc_.empty()) {
-      slc_.resize(slots);
-      for (auto& s : slc_) s.kept.resize(in_place ? 0 : kept_bytes);
-      // Their pages now, while the CUDA context is made or the first block is read (first touches of
-      // fresh pages cost as much as the focusing's copies on some machines).
-      for (auto& s : slc_) core::prefault_pages(s.kept.data(), s.kept.size(), r.options.threads);
-    }
+    if (slc_.empty() && !direct) make_slc_slots();
     if (context.t.joinable()) context.t.join();
     const auto t0 = Clock::now();
     if (!plan_) {
       plan_.emplace(make_plan(radar, plan_lines, samples, plan_options));
       key_ = key;
     }
+    held = direct && plan_->holds_rows(direct_rows);
+    if (slc_.empty()) make_slc_slots();
     if (plan_->backend() != Backend::cuda && kept_complex32) {  // no GPU after all: whole blocks
       slc_.clear();  // nothing pinned yet (the reader has the raw slots)
       slc_.resize(slots);
@@ -409,7 +421,8 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
       pinned_ = true;
     }
     rep.slc_transfer = in_place                ? "kept rows, in place in the product"
-                       : direct                ? "kept rows, written directly"
+                       : direct                ? (held ? "kept rows, written directly from the plan's scene"
+                                                       : "kept rows, written directly")
                        : slc_[0].kept.size() ? (kept_complex32 ? "kept rows, complex32" : "kept rows")
                                              : "whole blocks";
     plan_geometry = plan_->geometry();
@@ -427,9 +440,6 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
   // The writing stage's state.
   std::optional<ProductWriter> writer;
   std::optional<Quicklook> quicklook;
-  // Block row of the first kept row (circular: row 0); kept rows run on from it, past the block's end.
-  const long first_valid = r.circular ? 0 : rep.blocks.first_valid;
-  const std::size_t first_kept_row = static_cast<std::size_t>((first_valid % bl + bl) % bl);
   // The product's metadata needs the plan's geometry: opened once the plan is made (in place: before
   // the first block is focused into it), else by the first block's writing.
   auto open_writer = [&] {
@@ -459,8 +469,7 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     // complex64 rows on their way out: statistics (unless the focus stage took them), product, quicklook.
     auto emit = [&](const std::complex<float>* rows, std::size_t count) {
       if (!(s.kept.size() && sums_in_focus)) rows = product_rows.add(rows, count);
-      if (direct) writer->write_rows_direct(rows, count);
-      else writer->write_rows(rows, count);
+      writer->write_rows(rows, count);
       if (quicklook) {
         const auto t0 = Clock::now();
         quicklook->add_rows(rows, count);
@@ -476,15 +485,21 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
         product_rows.encode_s += since(t0);
       }
     } else if (direct) {  // the kept rows to the disk, their statistics taken meanwhile (the CPU is free)
-      const auto* rows = reinterpret_cast<const std::complex<float>*>(s.kept.data());
+      const auto* rows = held ? s.held.data : reinterpret_cast<const std::complex<float>*>(s.kept.data());
+      const std::size_t pitch = held ? s.held.pitch : samples;
       pipeline::PowerSums sums;
       std::thread statistics([&] {
         const auto t0 = Clock::now();
-        sums = pipeline::power_sums(rows, job.rows * samples, r.options.threads);
+        sums = pipeline::power_sums(rows, job.rows, samples, pitch, r.options.threads);
         sums_s += since(t0);
       });
       try {
-        emit(rows, job.rows);
+        writer->write_rows_direct(rows, job.rows, pitch);
+        if (quicklook) {
+          const auto t0 = Clock::now();
+          for (std::size_t k = 0; k < job.rows; ++k) quicklook->add_rows(rows + k * pitch, 1);
+          product_rows.encode_s += since(t0);
+        }
       } catch (...) {
         statistics.join();
         throw;
@@ -513,18 +528,25 @@ FocusReport FocusSession::Impl::focus(const FocusRequest& r, const std::function
     throw_if_interrupted();
     const BlockJob& job = jobs[raw.job];
     tm.blocks[raw.job].focus[0] = since(t_wall);
-    if (in_place || slc.kept.size()) {
-      void* rows = in_place ? static_cast<void*>(placed + job.first_row * samples) : slc.kept.data();
-      plan_->focus_rows(raw.view, RowSpan{first_kept_row, job.rows}, kept_format, rows);
-      if (sums_in_focus && !direct) {  // here, while the writer writes the block before
-        const auto t0 = Clock::now();
-        const std::size_t n = job.rows * samples;
-        slc.sums = kept_complex32 ? pipeline::power_sums(static_cast<const std::uint16_t*>(rows), n, r.options.threads)
-                                  : pipeline::power_sums(static_cast<const std::complex<float>*>(rows), n, r.options.threads);
-        sums_s += since(t0);
+    try {
+      if (held) {
+        slc.held = plan_->focus_held_rows(raw.view, direct_rows);
+      } else if (in_place || slc.kept.size()) {
+        void* rows = in_place ? static_cast<void*>(placed + job.first_row * samples) : slc.kept.data();
+        plan_->focus_rows(raw.view, RowSpan{first_kept_row, job.rows}, kept_format, rows);
+        if (sums_in_focus && !direct) {  // here, while the writer writes the block before
+          const auto t0 = Clock::now();
+          const std::size_t n = job.rows * samples;
+          slc.sums = kept_complex32 ? pipeline::power_sums(static_cast<const std::uint16_t*>(rows), n, r.options.threads)
+                                    : pipeline::power_sums(static_cast<const std::complex<float>*>(rows), n, r.options.threads);
+          sums_s += since(t0);
+        }
+      } else {
+        plan_->focus(raw.view, slc.image);
       }
-    } else {
-      plan_->focus(raw.view, slc.image);
+    } catch (const NonFiniteSample& e) {  // a mapped input is checked by the CPU plan as it converts it
+      throw Error(r.input + ": sample (" + std::to_string(job.start + static_cast<long>(e.line)) + ", " +
+                  std::to_string(e.sample) + ") is " + (e.nan ? "NaN" : "infinite") + "; expected finite values");
     }
     tm.blocks[raw.job].focus[1] = since(t_wall);
     if (raw.job == 0) tm.at_first_block_focused = tm.blocks[0].focus[1];

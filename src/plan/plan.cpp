@@ -19,15 +19,33 @@ void PlanImpl::focus_on_device(const RawView&, std::complex<float>*) {
               " backend)");
 }
 
+HeldRows PlanImpl::focus_held_rows(const RawView&, RowSpan) {
+  throw Error(std::string("focus_held_rows: a ") + to_string(backend) + " " + to_string(options.precision) +
+              " plan hands rows back by copy (focus_rows); held rows need a CPU fp32 plan");
+}
+
+namespace {
+
+void check_row_span(const char* call, RowSpan rows, std::size_t lines) {
+  if (rows.count == 0 || rows.count > lines || rows.first >= lines)
+    throw Error(std::string(call) + ": rows " + std::to_string(rows.first) + "+" + std::to_string(rows.count) +
+                " of a plan of " + std::to_string(lines) + " lines; expected 1.." + std::to_string(lines) +
+                " rows from a row below " + std::to_string(lines));
+}
+
+}  // namespace
+
 void Plan::focus(const RawView& raw, ComplexImage& slc) { impl_->focus(raw, slc); }
 void Plan::focus_rows(const RawView& raw, RowSpan rows, SampleFormat format, void* out) {
-  if (rows.count == 0 || rows.count > impl_->lines || rows.first >= impl_->lines)
-    throw Error("focus_rows: rows " + std::to_string(rows.first) + "+" + std::to_string(rows.count) +
-                " of a plan of " + std::to_string(impl_->lines) + " lines; expected 1.." + std::to_string(impl_->lines) +
-                " rows from a row below " + std::to_string(impl_->lines));
+  check_row_span("focus_rows", rows, impl_->lines);
   if (format == SampleFormat::cint16)
     throw Error("focus_rows: cint16 needs the product's scale; ask for complex64 and let the product writer encode");
   impl_->focus_rows(raw, rows, format, out);
+}
+bool Plan::holds_rows(RowSpan rows) const { return impl_->holds_rows(rows); }
+HeldRows Plan::focus_held_rows(const RawView& raw, RowSpan rows) {
+  check_row_span("focus_held_rows", rows, impl_->lines);
+  return impl_->focus_held_rows(raw, rows);
 }
 void Plan::focus_on_device(const RawView& raw, std::complex<float>* slc) { impl_->focus_on_device(raw, slc); }
 std::size_t Plan::lines() const { return impl_->lines; }

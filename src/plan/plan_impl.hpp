@@ -12,6 +12,8 @@ class PlanImpl {
   virtual void focus(const RawView& raw, ComplexImage& slc) = 0;
   virtual void focus_on_device(const RawView&, std::complex<float>*);  // default: refused (plan.cpp)
   virtual void focus_rows(const RawView& raw, RowSpan rows, SampleFormat format, void* out) = 0;
+  virtual bool holds_rows(RowSpan) const { return false; }
+  virtual HeldRows focus_held_rows(const RawView&, RowSpan);  // default: refused (plan.cpp)
   virtual void pin_host(void*, std::size_t) {}
   virtual void unpin_host(void*) {}
 

@@ -4,6 +4,10 @@
 #include <cmath>
 #include <cstring>
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
 #include "scenes.hpp"
 #include "sarfuse/error.hpp"
 #include "sarfuse/plan.hpp"
@@ -152,6 +156,67 @@ TEST_F(SimScene, KeptRowsAreFocusRowsPackedInOrder) {
     EXPECT_GT(plan.last_times().azimuth_ifft, 0);
     EXPECT_THROW(plan.focus_rows(view_of(*raw), span, SampleFormat::complex32, rows.data()), Error);
   }
+}
+
+// Held rows (fp32): the rows focus_rows copies, where the plan's scene holds them, on 512-byte
+// boundaries; spans that wrap and fp64 plans are refused.
+TEST_F(SimScene, HeldRowsAreTheFocusRowsInThePlansMemory) {
+  FocusOptions o;
+  o.backend = Backend::cpu;
+  Plan plan = make_plan(scene->radar, raw->lines(), raw->samples(), o);
+  ComplexImage whole;
+  plan.focus(view_of(*raw), whole);
+  const RowSpan span{37, raw->lines() - 100};
+  ASSERT_TRUE(plan.holds_rows(span));
+  const HeldRows held = plan.focus_held_rows(view_of(*raw), span);
+  ASSERT_EQ(held.count, span.count);
+  EXPECT_GE(held.pitch, raw->samples());
+  EXPECT_EQ(held.pitch % 64, 0u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(held.data) % 512, 0u);
+  for (std::size_t k = 0; k < span.count; ++k)
+    ASSERT_EQ(std::memcmp(held.data + k * held.pitch, whole.row(span.first + k), raw->samples() * 8), 0) << "row " << k;
+  const RowSpan wraps{raw->lines() - 10, 20};
+  EXPECT_FALSE(plan.holds_rows(wraps));
+  EXPECT_THROW(plan.focus_held_rows(view_of(*raw), wraps), Error);
+  o.precision = Precision::fp64;
+  Plan fp64 = make_plan(scene->radar, raw->lines(), raw->samples(), o);
+  EXPECT_FALSE(fp64.holds_rows(span));
+  EXPECT_THROW(fp64.focus_held_rows(view_of(*raw), span), Error);
+}
+
+// A CPU plan checks each raw line as it converts it: the first line with a NaN or infinite sample is
+// thrown (NonFiniteSample: line, sample, which), whatever the thread that met it.
+TEST_F(SimScene, NonFiniteRawSamplesAreRefusedNamingTheFirst) {
+  FocusOptions o;
+  o.backend = Backend::cpu;
+  o.threads = 3;
+  Plan plan = make_plan(scene->radar, raw->lines(), raw->samples(), o);
+  ComplexImage bad(raw->lines(), raw->samples()), slc;
+  std::memcpy(bad.data(), raw->data(), raw->size() * 8);
+  bad(raw->lines() - 2, 5) = {1.0f, std::numeric_limits<float>::infinity()};
+  bad(700, 31) = {std::nanf(""), 0.0f};
+  bad(700, 40) = {std::numeric_limits<float>::infinity(), 0.0f};
+  try {
+    plan.focus(view_of(bad), slc);
+    ADD_FAILURE() << "no error";
+  } catch (const NonFiniteSample& e) {
+    EXPECT_EQ(e.line, 700u);
+    EXPECT_EQ(e.sample, 31u);
+    EXPECT_TRUE(e.nan);
+    EXPECT_NE(std::string(e.what()).find("sample (700, 31) is NaN"), std::string::npos) << e.what();
+  }
+  bad(700, 31) = {};
+  bad(700, 40) = {};
+  try {
+    plan.focus(view_of(bad), slc);
+    ADD_FAILURE() << "no error";
+  } catch (const NonFiniteSample& e) {
+    EXPECT_EQ(e.line, raw->lines() - 2);
+    EXPECT_EQ(e.sample, 5u);
+    EXPECT_FALSE(e.nan);
+  }
+  plan.focus(view_of(*raw), slc);  // the plan is still good
+  EXPECT_EQ(std::memcmp(slc.data(), SimScene::slc->data(), slc.size() * 8), 0);
 }
 
 // Determinism (docs/reliability.md): fresh plans, any thread count (3 splits the rows unevenly), give

@@ -190,8 +190,8 @@ TEST(FocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   const FocusReport rc = focus_file(c);
   focus_file(d);
   EXPECT_EQ(test::file_bytes(c.output), test::file_bytes(d.output));
-  // One block: the kept rows written directly, the rows any other product gets.
-  EXPECT_EQ(rc.slc_transfer, "kept rows, written directly");
+  // One block: the kept rows written directly from the plan's scene, the rows any other product gets.
+  EXPECT_EQ(rc.slc_transfer, "kept rows, written directly from the plan's scene");
   FocusRequest ch = t.request("circular_copied.h5");
   ch.circular = true;
   ch.product.compression = Compression::none;
