@@ -199,6 +199,29 @@ TEST(FocusFile, OverlappedEqualsSequentialAndSessionsReusePlans) {
   const ComplexImage direct = read_back(c.output, SampleFormat::complex64, rc.rows, rc.samples);
   const ComplexImage direct_copied = read_back(ch.output, SampleFormat::complex64, rc.rows, rc.samples);
   EXPECT_EQ(std::memcmp(direct.data(), direct_copied.data(), direct.size() * sizeof(direct.data()[0])), 0);
+  // A session's second one-block scene reuses the plan and holds its rows again; an fp64 plan (whose
+  // scene is not complex64) fills a slot first: the bytes its .h5 gets.
+  {
+    FocusSession one;
+    FocusRequest e = t.request("held_first.npy"), f = t.request("held_second.npy");
+    e.circular = f.circular = true;
+    one.focus(e);
+    const FocusReport rf = one.focus(f);
+    EXPECT_TRUE(rf.plan_reused);
+    EXPECT_EQ(rf.slc_transfer, "kept rows, written directly from the plan's scene");
+    EXPECT_EQ(test::file_bytes(f.output), test::file_bytes(c.output));
+    FocusRequest g = t.request("fp64.npy"), gh = t.request("fp64.h5");
+    g.circular = gh.circular = true;
+    g.options.precision = gh.options.precision = Precision::fp64;
+    gh.product.compression = Compression::none;
+    const FocusReport rg = focus_file(g);
+    focus_file(gh);
+    EXPECT_EQ(rg.slc_transfer, "kept rows, written directly");
+    const ComplexImage slot = read_back(g.output, SampleFormat::complex64, rg.rows, rg.samples);
+    const ComplexImage slot_copied = read_back(gh.output, SampleFormat::complex64, rg.rows, rg.samples);
+    EXPECT_EQ(std::memcmp(slot.data(), slot_copied.data(), slot.size() * sizeof(slot.data()[0])), 0);
+    EXPECT_NE(std::memcmp(slot.data(), direct.data(), slot.size() * sizeof(slot.data()[0])), 0);  // fp64 indeed
+  }
 
   FocusSession session;
   FocusRequest first = t.request("first.npy"), second = t.request("second.npy");
