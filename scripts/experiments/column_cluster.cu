@@ -11,14 +11,13 @@
 // -DCOL_N=8192 for 8192-point columns (clusters of 8); the argument is the column count (the row pitch).
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
-#include <cufft.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <vector>
 
-#include "experiment_util.hpp"
+#include "column_case.hpp"
 
 namespace cg = cooperative_groups;
 
@@ -156,47 +155,17 @@ __global__ void __launch_bounds__(32 * W) column_cluster(const float2* __restric
 
 int main(int argc, char** argv) {
   const int cols = argc > 1 ? std::atoi(argv[1]) : 5120;
-  const std::size_t n = static_cast<std::size_t>(N) * cols;
-  std::mt19937 rng(11);
-  std::normal_distribution<float> gauss;
-  std::vector<float2> x(n), tw(N);
-  for (auto& v : x) v = make_float2(gauss(rng), gauss(rng));
-  for (int k = 0; k < N; ++k) tw[k] = make_float2(std::cos(-2 * M_PI * k / N), std::sin(-2 * M_PI * k / N));
-  float2 *dx, *dy, *dtw;
-  CK(cudaMalloc(&dx, n * 8));
-  CK(cudaMalloc(&dy, n * 8));
-  CK(cudaMalloc(&dtw, N * 8));
-  CK(cudaMemcpy(dx, x.data(), n * 8, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(dtw, tw.data(), N * 8, cudaMemcpyHostToDevice));
-  const int check_cols[] = {0, 1, 2, 3, 5, 7, 777, cols / 2 + 1, cols - 1};
-  std::vector<std::vector<std::complex<double>>> ref;
-  for (int col : check_cols) {
-    std::vector<std::complex<double>> a(N);
-    for (int r = 0; r < N; ++r) a[r] = {x[static_cast<std::size_t>(r) * cols + col].x, x[static_cast<std::size_t>(r) * cols + col].y};
-    fft_host(a);
-    ref.push_back(a);
-  }
-  auto check = [&](const char* name) {
-    check_outputs(name, dy, n, ref, [&](std::size_t i, std::size_t r) { return r * cols + check_cols[i]; });
-  };
-  auto poison = [&] { CK(cudaMemset(dy, 0xff, n * 8)); };
+  const ColumnCase cc(N, cols, {0, 1, 2, 3, 5, 7, 777, cols / 2 + 1, cols - 1});
+  float2 *dx = cc.dx, *dy = cc.dy;
+  const float2* dtw = cc.dtw;
+  const std::size_t n = cc.size;
+  auto check = [&](const char* name) { cc.check(name); };
+  auto poison = [&] { cc.poison(); };
   std::printf("%d columns of %d, clusters of %d\n", cols, N, C);
   Bench bench(dy, dx, n * 8);
   Timer& tm = bench.tm;
 
-  cufftHandle plan;
-  int len = N, embed = N;
-  if (cufftPlanMany(&plan, 1, &len, &embed, cols, 1, &embed, cols, 1, CUFFT_C2C, cols) != CUFFT_SUCCESS) return 1;
-  auto cufft = [&] {
-    if (cufftExecC2C(plan, reinterpret_cast<cufftComplex*>(dx), reinterpret_cast<cufftComplex*>(dy), CUFFT_FORWARD) !=
-        CUFFT_SUCCESS)
-      std::exit(1);
-  };
-  poison();
-  cufft();
-  CK(cudaDeviceSynchronize());
-  check("cuFFT strided");
-  bench.report("cuFFT strided", tm.median_ms(cufft));
+  cc.cufft_strided(bench);
 
   auto variant = [&]<int W>() {
     auto kernel = &column_cluster<W>;
