@@ -68,6 +68,38 @@ inline std::size_t first_non_finite(const RawView& raw, std::size_t i) {
   return n;
 }
 
+// convert_row, also telling whether every sample of the line is finite: the exponent bits of each part
+// are tested as they are copied, so the check costs no second pass over the line.
+template <class T>
+bool convert_row_finite(const RawView& raw, std::size_t i, std::complex<T>* dst) {
+  const std::size_t n = 2 * raw.samples;
+  T* out = reinterpret_cast<T*>(dst);  // std::complex<T>: an array of two T
+  if (raw.type == SampleType::complex64) {
+    const float* src = static_cast<const float*>(raw.data) + i * n;
+    std::uint32_t bad = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      std::uint32_t u;
+      std::memcpy(&u, src + k, sizeof u);
+      bad |= static_cast<std::uint32_t>((u & 0x7f800000u) == 0x7f800000u);
+      out[k] = static_cast<T>(src[k]);
+    }
+    return !bad;
+  }
+  if (raw.type == SampleType::complex128) {
+    const double* src = static_cast<const double*>(raw.data) + i * n;
+    std::uint64_t bad = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      std::uint64_t u;
+      std::memcpy(&u, src + k, sizeof u);
+      bad |= static_cast<std::uint64_t>((u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull);
+      out[k] = static_cast<T>(src[k]);
+    }
+    return !bad;
+  }
+  convert_row(raw, i, dst);
+  return true;
+}
+
 // Whether sample (i, j) has a NaN part (else, when not finite, an infinite one).
 inline bool sample_is_nan(const RawView& raw, std::size_t i, std::size_t j) {
   const std::size_t k = 2 * (i * raw.samples + j);

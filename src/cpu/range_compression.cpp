@@ -27,8 +27,10 @@ SARFUSE_SIMD_CLONES void RangeCompression<T>::run(const RawView& raw, SceneRows<
 #pragma omp parallel for num_threads(scene.threads) schedule(static)
   for (std::size_t i = 0; i < scene.lines; ++i) {
     if (interrupted()) continue;
-    // Checked here, where the line is read anyway, rather than by a pass of its own over the input.
-    if (const std::size_t j = core::first_non_finite(raw, i); j < raw.samples) {
+    // Checked here, as the line is converted, rather than by a pass of its own over the input.
+    std::complex<T>* r = scene.row(i);
+    if (!core::convert_row_finite<T>(raw, i, r)) {
+      const std::size_t j = core::first_non_finite(raw, i);
 #pragma omp critical(sarfuse_non_finite)
       if (i < bad_line) {
         bad_line = i;
@@ -36,8 +38,6 @@ SARFUSE_SIMD_CLONES void RangeCompression<T>::run(const RawView& raw, SceneRows<
       }
       continue;
     }
-    std::complex<T>* r = scene.row(i);
-    core::convert_row<T>(raw, i, r);
     // A linear block's padding lines are zero, and so are their spectra: no FFT (the same bits).
     if (std::all_of(r, r + scene.samples, [](const std::complex<T>& v) { return v == std::complex<T>(0); })) {
       std::fill(r + scene.samples, r + nfft, std::complex<T>(0));
