@@ -41,19 +41,36 @@ void convert_row(const RawView& raw, std::size_t i, std::complex<T>* dst) {
 namespace detail {
 
 template <class F>
+using FloatBits = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
+
+// 1 when v is NaN or infinite (its exponent bits all ones), else 0: a branch-free test.
+template <class F>
+FloatBits<F> not_finite_bit(F v) {
+  constexpr FloatBits<F> exponent = static_cast<FloatBits<F>>(sizeof(F) == 4 ? 0x7f800000ull : 0x7ff0000000000000ull);
+  FloatBits<F> u;
+  std::memcpy(&u, &v, sizeof u);
+  return static_cast<FloatBits<F>>((u & exponent) == exponent);
+}
+
+template <class F>
 std::size_t first_non_finite(const F* iq, std::size_t samples) {
-  using Bits = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
-  constexpr Bits exponent = static_cast<Bits>(sizeof(F) == 4 ? 0x7f800000ull : 0x7ff0000000000000ull);
-  Bits bad = 0;
-  for (std::size_t k = 0; k < 2 * samples; ++k) {
-    Bits u;
-    std::memcpy(&u, iq + k, sizeof u);
-    bad |= static_cast<Bits>((u & exponent) == exponent);
-  }
+  FloatBits<F> bad = 0;
+  for (std::size_t k = 0; k < 2 * samples; ++k) bad |= not_finite_bit(iq[k]);
   if (!bad) return samples;
   for (std::size_t k = 0; k < 2 * samples; ++k)
     if (!std::isfinite(iq[k])) return k / 2;
   return samples;
+}
+
+// The n values at src into out as T; whether all of them are finite.
+template <class F, class T>
+bool copy_finite(const F* src, T* out, std::size_t n) {
+  FloatBits<F> bad = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    bad |= not_finite_bit(src[k]);
+    out[k] = static_cast<T>(src[k]);
+  }
+  return !bad;
 }
 
 }  // namespace detail
@@ -74,28 +91,8 @@ template <class T>
 bool convert_row_finite(const RawView& raw, std::size_t i, std::complex<T>* dst) {
   const std::size_t n = 2 * raw.samples;
   T* out = reinterpret_cast<T*>(dst);  // std::complex<T>: an array of two T
-  if (raw.type == SampleType::complex64) {
-    const float* src = static_cast<const float*>(raw.data) + i * n;
-    std::uint32_t bad = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-      std::uint32_t u;
-      std::memcpy(&u, src + k, sizeof u);
-      bad |= static_cast<std::uint32_t>((u & 0x7f800000u) == 0x7f800000u);
-      out[k] = static_cast<T>(src[k]);
-    }
-    return !bad;
-  }
-  if (raw.type == SampleType::complex128) {
-    const double* src = static_cast<const double*>(raw.data) + i * n;
-    std::uint64_t bad = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-      std::uint64_t u;
-      std::memcpy(&u, src + k, sizeof u);
-      bad |= static_cast<std::uint64_t>((u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull);
-      out[k] = static_cast<T>(src[k]);
-    }
-    return !bad;
-  }
+  if (raw.type == SampleType::complex64) return detail::copy_finite(static_cast<const float*>(raw.data) + i * n, out, n);
+  if (raw.type == SampleType::complex128) return detail::copy_finite(static_cast<const double*>(raw.data) + i * n, out, n);
   convert_row(raw, i, dst);
   return true;
 }
