@@ -23,8 +23,7 @@ struct SceneRows {
     scratch.resize(static_cast<std::size_t>(threads) * scratch_per_thread());
   }
   // Rows 64 samples apart (512 bytes at fp32): the plan's last step can leave the SLC's rows in the
-  // scene and the disk take them from there by direct I/O (Plan::focus_rows_in_place). A/B against 8
-  // samples: the same focusing time (docs/performance.md).
+  // scene and the disk take them from there by direct I/O (Plan::focus_held_rows).
   static std::size_t row_stride(std::size_t nfft) { return (nfft + 63) / 64 * 64; }
   cplx* row(std::size_t i) { return work.data() + i * stride; }
   // Per thread: a range row plus the phasor table, or an azimuth column block.
