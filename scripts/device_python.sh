@@ -18,7 +18,7 @@ for l in libfftw3f.so libfftw3.so libfftw3f_omp.so libfftw3_omp.so libmatio.so l
 done
 g++ -O2 -std=c++20 -shared -fPIC -fvisibility=hidden -Iinclude -I/tmp/sf/devinclude -I"$INC" python/src/sarfuse_module.cpp \
   -o $D/sarfuse/_sarfuse$EXT -Wl,--whole-archive /tmp/sf/devlib/libsarfuse_cli_lib.a -Wl,--no-whole-archive /tmp/sf/devlib/libsarfuse_bench.a \
-  /tmp/sf/devlib/libsarfuse.a -L/usr/local/cuda/lib64 -lcufft /usr/local/cuda/lib64/libcudart_static.a $libs \
+  /tmp/sf/devlib/libsarfuse.a /usr/local/cuda/lib64/libcudart_static.a $libs \
   -fopenmp -ldl -lrt -lpthread -Wl,-rpath,$L:/usr/local/cuda/lib64 > $OUT/python_build.log 2>&1 || { echo "python module build failed:"; tail -20 $OUT/python_build.log; exit 1; }
 cp python/sarfuse/*.py $D/sarfuse/ && cp /tmp/sf/bin/libsarfuse_vkfft.so $D/sarfuse/ 2>/dev/null
 SARFUSE_CLI=/tmp/sf/bin/sarfuse SARFUSE_TEST_SOURCE=$(pwd) PYTHONPATH=$D LD_LIBRARY_PATH=$L:/usr/local/cuda/lib64 \

@@ -38,7 +38,7 @@ bool g_exit_allowed = false, g_exit_without_teardown = false;
 }
 void allow_exit_without_teardown() { g_exit_allowed = true; }
 bool exit_without_teardown() { return g_exit_without_teardown; }
-bool leave_gpu_state_to_exit() { return g_exit_without_teardown = g_exit_allowed; }
+bool leave_state_to_exit() { return g_exit_without_teardown = g_exit_allowed; }
 bool process_ends_after_command() { return g_exit_allowed; }
 
 int run(int argc, char** argv) {

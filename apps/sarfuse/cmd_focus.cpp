@@ -182,8 +182,8 @@ std::vector<FocusReport> FocusCommand::run(bool print) const {
     std::cout << "wrote " << rep.output << " (" << rep.rows << " x " << rep.samples << "; azimuth: " << rep.layout
               << ") in " << rep.timings.wall << " s (focus " << rep.timings.focus.total << " s)\n";
   }
-  if (print && !reports.empty() && reports.back().options.backend == Backend::cuda && leave_gpu_state_to_exit())
-    (void)owned.release();  // the executable's exit frees it (main.cpp)
+  if (print && !reports.empty() && leave_state_to_exit())
+    (void)owned.release();  // the executable's exit frees it (main.cpp): the plans' memory, the GPU's state
   return reports;
 }
 

@@ -2,7 +2,6 @@
 // lines on purpose: one report whose sections (range compression and its peers, the chains, the
 // precision modes, host transfers) share the scene's device buffers, the timing helper and the JSON.
 #include <cuda_runtime.h>
-#include <cufft.h>
 
 #include <algorithm>
 #include <cstring>
@@ -18,6 +17,7 @@
 #include "core/filters.hpp"
 #include "cuda/backend.hpp"
 #include "cuda/check.hpp"
+#include "cuda/cufft_library.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/kernels.hpp"
 #include "cuda/range_compress.hpp"
@@ -131,8 +131,8 @@ std::string bench_cuda(const CudaBenchOptions& o) {
     });
     cufftHandle p;
     int dims[1] = {n};
-    SARFUSE_CUFFT(cufftPlanMany(&p, 1, dims, dims, 1, n, dims, 1, n, CUFFT_C2C, a));
-    SARFUSE_CUFFT(cufftSetStream(p, s));
+    SARFUSE_CUFFT(cuda::cufft().PlanMany(&p, 1, dims, dims, 1, n, dims, 1, n, CUFFT_C2C, a));
+    SARFUSE_CUFFT(cuda::cufft().SetStream(p, s));
     auto* pc = reinterpret_cast<cufftComplex*>(pad.get());
     // What a careful cuFFT user writes: circular, the forward FFT out of place from the input into
     // the output, the multiply and the inverse there in place (three passes); linear, the zero-padding
@@ -141,15 +141,15 @@ std::string bench_cuda(const CudaBenchOptions& o) {
       if (o.circular) {
         auto* in = reinterpret_cast<cufftComplex*>(const_cast<float2*>(inputs[i % 3].get()));
         auto* oc = reinterpret_cast<cufftComplex*>(d_out.get());
-        SARFUSE_CUFFT(cufftExecC2C(p, in, oc, CUFFT_FORWARD));
+        SARFUSE_CUFFT(cuda::cufft().ExecC2C(p, in, oc, CUFFT_FORWARD));
         cuda::launch_multiply_rows(d_out.get(), a, n, n, d_h.get(), s);
-        SARFUSE_CUFFT(cufftExecC2C(p, oc, oc, CUFFT_INVERSE));
+        SARFUSE_CUFFT(cuda::cufft().ExecC2C(p, oc, oc, CUFFT_INVERSE));
         return;
       }
       cuda::launch_convert_pad(SampleType::complex64, inputs[i % 3].get(), a, c, pad.get(), n, s);
-      SARFUSE_CUFFT(cufftExecC2C(p, pc, pc, CUFFT_FORWARD));
+      SARFUSE_CUFFT(cuda::cufft().ExecC2C(p, pc, pc, CUFFT_FORWARD));
       cuda::launch_multiply_rows(pad.get(), a, n, n, d_h.get(), s);
-      SARFUSE_CUFFT(cufftExecC2C(p, pc, pc, CUFFT_INVERSE));
+      SARFUSE_CUFFT(cuda::cufft().ExecC2C(p, pc, pc, CUFFT_INVERSE));
     });
     // cufft-callback: the multiply fused into the forward FFT's store by an LTO callback, where the
     // toolkit can JIT-link it (NaN and the reason otherwise).
@@ -159,10 +159,10 @@ std::string bench_cuda(const CudaBenchOptions& o) {
       cufftHandle pcb = cuda::make_filter_callback_plan(n, a, d_h.get(), cb_info.get(), s);
       t_callback = time_ms(o.repeats, s, [&](int i) {
         cuda::launch_convert_pad(SampleType::complex64, inputs[i % 3].get(), a, c, pad.get(), n, s);
-        SARFUSE_CUFFT(cufftExecC2C(pcb, pc, pc, CUFFT_FORWARD));
-        SARFUSE_CUFFT(cufftExecC2C(p, pc, pc, CUFFT_INVERSE));
+        SARFUSE_CUFFT(cuda::cufft().ExecC2C(pcb, pc, pc, CUFFT_FORWARD));
+        SARFUSE_CUFFT(cuda::cufft().ExecC2C(p, pc, pc, CUFFT_INVERSE));
       });
-      SARFUSE_CUFFT(cufftDestroy(pcb));
+      SARFUSE_CUFFT(cuda::cufft().Destroy(pcb));
     } catch (const Error& e) {
       callback_unavailable = e.what();
     }
@@ -228,10 +228,10 @@ std::string bench_cuda(const CudaBenchOptions& o) {
     }
     // The cuFFT pair alone (no padding copy, no multiply): the vendor FFT floor at this length.
     const double t_cufft_pair = time_ms(o.repeats, s, [&](int) {
-      SARFUSE_CUFFT(cufftExecC2C(p, pc, pc, CUFFT_FORWARD));
-      SARFUSE_CUFFT(cufftExecC2C(p, pc, pc, CUFFT_INVERSE));
+      SARFUSE_CUFFT(cuda::cufft().ExecC2C(p, pc, pc, CUFFT_FORWARD));
+      SARFUSE_CUFFT(cuda::cufft().ExecC2C(p, pc, pc, CUFFT_INVERSE));
     });
-    SARFUSE_CUFFT(cufftDestroy(p));
+    SARFUSE_CUFFT(cuda::cufft().Destroy(p));
     const double bytes = 2.0 * scene * 8;  // one read + one write of the scene
     const double fused_gbs = bytes / (t_fused * 1e-3) / 1e9;
     std::snprintf(line, sizeof line,

@@ -1,8 +1,6 @@
 // `sarfuse bench fft`: the GPU FFT variants and cuFFT, timed and checked against float64.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
-#include <cufft.h>
-#include <cufftXt.h>
 
 #include <algorithm>
 #include <chrono>
@@ -18,6 +16,7 @@
 #include "core/fft.hpp"
 #include "cuda/backend.hpp"
 #include "cuda/check.hpp"
+#include "cuda/cufft_library.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/kernels.hpp"
 #include "sarfuse/error.hpp"
@@ -33,21 +32,21 @@ namespace {
 class CufftHalf {
  public:
   CufftHalf(long long n, long long batch, long long stride, long long dist) {
-    SARFUSE_CUFFT(cufftCreate(&h_));
+    SARFUSE_CUFFT(cuda::cufft().Create(&h_));
     std::size_t work = 0;
     long long dims[1] = {n};
-    const cufftResult r = cufftXtMakePlanMany(h_, 1, dims, dims, stride, dist, CUDA_C_16F, dims, stride, dist,
+    const cufftResult r = cuda::cufft().XtMakePlanMany(h_, 1, dims, dims, stride, dist, CUDA_C_16F, dims, stride, dist,
                                               CUDA_C_16F, batch, &work, CUDA_C_16F);
     if (r != CUFFT_SUCCESS) {
-      cufftDestroy(h_);
+      cuda::cufft().Destroy(h_);
       SARFUSE_CUFFT(r);
     }
   }
   CufftHalf(const CufftHalf&) = delete;
   CufftHalf& operator=(const CufftHalf&) = delete;
-  ~CufftHalf() { cufftDestroy(h_); }
+  ~CufftHalf() { cuda::cufft().Destroy(h_); }
   void forward(const __half2* in, __half2* out) const {
-    SARFUSE_CUFFT(cufftXtExec(h_, const_cast<__half2*>(in), out, CUFFT_FORWARD));
+    SARFUSE_CUFFT(cuda::cufft().XtExec(h_, const_cast<__half2*>(in), out, CUFFT_FORWARD));
   }
 
  private:

@@ -19,12 +19,12 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.hpp"
+#include "cuda/cufft_library.hpp"
 #include "cuda/fft/fft_math.hpp"
 #include "cuda/fft/storage.hpp"
 #include "cuda/kernels.hpp"
 #include "sarfuse/gpu_fft.hpp"
 #include "range_filter_callback_fatbin.h"  // generated: LTO-IR of callbacks/range_filter_callback.cu (-dc: the function must survive)
-#include <cufftXt.h>
 
 namespace sarfuse::cuda {
 
@@ -36,15 +36,15 @@ cufftHandle make_filter_callback_plan(int n, int batch, const float2* filter, vo
   static_assert(sizeof(host) == 16);
   SARFUSE_CUDA(cudaMemcpy(info, &host, sizeof host, cudaMemcpyHostToDevice));
   cufftHandle p = 0;
-  SARFUSE_CUFFT(cufftCreate(&p));
+  SARFUSE_CUFFT(cuda::cufft().Create(&p));
   void* caller_info[1] = {info};
-  SARFUSE_CUFFT(cufftXtSetJITCallback(p, "sarfuse_store_times_filter", sarfuse_range_filter_callback_fatbin,
+  SARFUSE_CUFFT(cuda::cufft().XtSetJITCallback(p, "sarfuse_store_times_filter", sarfuse_range_filter_callback_fatbin,
                                       sizeof(sarfuse_range_filter_callback_fatbin), CUFFT_CB_ST_COMPLEX, caller_info));
   int dims[1] = {n};
   std::size_t work = 0;
-  const cufftResult r = cufftMakePlanMany(p, 1, dims, dims, 1, n, dims, 1, n, CUFFT_C2C, batch, &work);
+  const cufftResult r = cuda::cufft().MakePlanMany(p, 1, dims, dims, 1, n, dims, 1, n, CUFFT_C2C, batch, &work);
   if (r != CUFFT_SUCCESS) {
-    cufftDestroy(p);
+    cuda::cufft().Destroy(p);
     // The usual cause: a cuFFT newer than the nvJitLink beside it (docs/performance.md, "Choices made
     // from measurements").
     throw Error("cufft-callback: cuFFT could not JIT-link the LTO callback (cuFFT error " +
@@ -52,7 +52,7 @@ cufftHandle make_filter_callback_plan(int n, int batch, const float2* filter, vo
                 "); cuFFT's LTO callbacks need an nvJitLink at least as new as cuFFT expects (CUDA 13.0: cuFFT "
                 "12.0.0.61 wants nvJitLink 13.1, the toolkit ships 13.0)");
   }
-  SARFUSE_CUFFT(cufftSetStream(p, stream));
+  SARFUSE_CUFFT(cuda::cufft().SetStream(p, stream));
   return p;
 }
 
@@ -80,12 +80,12 @@ AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, float2*
     : lines_(lines), cols_(cols), in_pitch_(in_pitch), out_pitch_(out_pitch), stream_(stream) {
   int dims[1] = {lines};
   if (!scratch) {
-    SARFUSE_CUFFT(cufftPlanMany(&plan_, 1, dims, dims, in_pitch, 1, dims, out_pitch, 1, CUFFT_C2C, cols));
+    SARFUSE_CUFFT(cuda::cufft().PlanMany(&plan_, 1, dims, dims, in_pitch, 1, dims, out_pitch, 1, CUFFT_C2C, cols));
   } else {
     scratch_ = scratch;
-    SARFUSE_CUFFT(cufftPlanMany(&plan_, 1, dims, dims, 1, lines, dims, 1, lines, CUFFT_C2C, cols));
+    SARFUSE_CUFFT(cuda::cufft().PlanMany(&plan_, 1, dims, dims, 1, lines, dims, 1, lines, CUFFT_C2C, cols));
   }
-  SARFUSE_CUFFT(cufftSetStream(plan_, stream));
+  SARFUSE_CUFFT(cuda::cufft().SetStream(plan_, stream));
 }
 
 AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, ColumnKernel columns, cudaStream_t stream)
@@ -107,7 +107,7 @@ AzimuthFft& AzimuthFft::operator=(AzimuthFft&& o) noexcept {
 }
 
 AzimuthFft::~AzimuthFft() {
-  if (plan_) cufftDestroy(plan_);
+  if (plan_) cuda::cufft().Destroy(plan_);
 }
 
 void AzimuthFft::exec(const float2* in, float2* out, int direction) {
@@ -116,13 +116,13 @@ void AzimuthFft::exec(const float2* in, float2* out, int direction) {
     return;
   }
   if (!scratch_) {
-    SARFUSE_CUFFT(cufftExecC2C(plan_, reinterpret_cast<cufftComplex*>(const_cast<float2*>(in)),
+    SARFUSE_CUFFT(cuda::cufft().ExecC2C(plan_, reinterpret_cast<cufftComplex*>(const_cast<float2*>(in)),
                                reinterpret_cast<cufftComplex*>(out), direction));
     return;
   }
   launch_transpose(in, lines_, cols_, in_pitch_, scratch_, lines_, stream_);
   auto* t = reinterpret_cast<cufftComplex*>(scratch_);
-  SARFUSE_CUFFT(cufftExecC2C(plan_, t, t, direction));
+  SARFUSE_CUFFT(cuda::cufft().ExecC2C(plan_, t, t, direction));
   launch_transpose(scratch_, cols_, lines_, lines_, out, out_pitch_, stream_);
 }
 
@@ -131,8 +131,8 @@ namespace {
 cufftHandle row_plan(int n, int batch, cudaStream_t stream) {
   cufftHandle p = 0;
   int dims[1] = {n};
-  SARFUSE_CUFFT(cufftPlanMany(&p, 1, dims, dims, 1, n, dims, 1, n, CUFFT_C2C, batch));
-  SARFUSE_CUFFT(cufftSetStream(p, stream));
+  SARFUSE_CUFFT(cuda::cufft().PlanMany(&p, 1, dims, dims, 1, n, dims, 1, n, CUFFT_C2C, batch));
+  SARFUSE_CUFFT(cuda::cufft().SetStream(p, stream));
   return p;
 }
 
@@ -157,7 +157,7 @@ std::size_t CudaRda::required_device_bytes(std::size_t lines, std::size_t sample
   auto estimate = [](int n, int batch, int stride, int dist) {
     std::size_t ws = 0;
     int dims[1] = {n};
-    if (cufftEstimateMany(1, dims, dims, stride, dist, dims, stride, dist, CUFFT_C2C, batch, &ws) != CUFFT_SUCCESS)
+    if (cuda::cufft().EstimateMany(1, dims, dims, stride, dist, dims, stride, dist, CUFFT_C2C, batch, &ws) != CUFFT_SUCCESS)
       ws = static_cast<std::size_t>(n) * batch * sizeof(float2);  // no estimate: assume a full copy
     return ws;
   };
@@ -360,8 +360,8 @@ bool CudaRda::own_columns_are_faster(int a, int n) {
 
 CudaRda::~CudaRda() {
   if (have_rg_plans_) {
-    cufftDestroy(rg_fwd_);
-    cufftDestroy(rg_inv_);
+    cuda::cufft().Destroy(rg_fwd_);
+    cuda::cufft().Destroy(rg_inv_);
   }
   for (auto& e : ev_)
     if (e) cudaEventDestroy(e);
@@ -428,7 +428,7 @@ void CudaRda::run_baseline(SampleType type, const void* d_raw, float2* d_out) {
   if (vkfft_) {
     vkfft_->run(work_.get());  // range-compressed lines, range time
   } else {
-    SARFUSE_CUFFT(cufftExecC2C(rg_fwd_, w, w, CUFFT_FORWARD));
+    SARFUSE_CUFFT(cuda::cufft().ExecC2C(rg_fwd_, w, w, CUFFT_FORWARD));
     if (options.pipeline != Pipeline::cufft_callback)  // else the store callback multiplied
       launch_multiply_rows(work_.get(), a, n, n, filter_.get(), stream_);
   }
@@ -437,13 +437,13 @@ void CudaRda::run_baseline(SampleType type, const void* d_raw, float2* d_out) {
   SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
   if (vkfft_) {
     if (src_any_) {  // back to the range spectrum for SRC; the FFT pair's factor n undone in the multiply
-      SARFUSE_CUFFT(cufftExecC2C(rg_fwd_, w, w, CUFFT_FORWARD));
+      SARFUSE_CUFFT(cuda::cufft().ExecC2C(rg_fwd_, w, w, CUFFT_FORWARD));
       launch_src_multiply(work_.get(), a, n, rows_.get(), df, 1.0f / static_cast<float>(n), stream_);
-      SARFUSE_CUFFT(cufftExecC2C(rg_inv_, w, w, CUFFT_INVERSE));
+      SARFUSE_CUFFT(cuda::cufft().ExecC2C(rg_inv_, w, w, CUFFT_INVERSE));
     }
   } else {
     if (src_any_) launch_src_multiply(work_.get(), a, n, rows_.get(), df, 1.0f, stream_);
-    SARFUSE_CUFFT(cufftExecC2C(rg_inv_, w, w, CUFFT_INVERSE));
+    SARFUSE_CUFFT(cuda::cufft().ExecC2C(rg_inv_, w, w, CUFFT_INVERSE));
   }
   launch_rcmc(work_.get(), n, n, tmp_.get(), a, c, rows_.get(), sinc(), stream_);
   launch_azimuth_filter(tmp_.get(), a, c, rows_.get(), band(), stream_);

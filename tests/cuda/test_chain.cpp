@@ -1,6 +1,7 @@
 // The whole CUDA chain against the CPU in fp64: every pipeline, squint, range-dependent centroid,
 // RCMC taps, non-power-of-two takes, blocks, long lines, memory limits, RADARSAT-1, the planner,
 // device pointers in and out, kept rows packed and encoded on the device.
+#include "cuda/cufft_library.hpp"
 #include "cuda/gpu_test_util.hpp"
 #include "io/sample_encoding.hpp"
 
@@ -21,7 +22,7 @@ class CudaChain : public ::testing::TestWithParam<Pipeline> {
     try {
       cuda::DeviceBuffer<float2> f(256);
       cuda::DeviceBuffer<unsigned long long> info(2);
-      cufftDestroy(cuda::make_filter_callback_plan(256, 1, f.get(), info.get(), nullptr));
+      cuda::cufft().Destroy(cuda::make_filter_callback_plan(256, 1, f.get(), info.get(), nullptr));
     } catch (const Error& e) {
       GTEST_SKIP() << e.what();
     }

@@ -2,8 +2,6 @@
 // behind one plan; the variant from the built-in table, the caller, the wisdom file (fft_wisdom.cpp),
 // or timing the candidates. (`sarfuse bench fft` times them: src/bench/bench_fft.cu.)
 #include <cuda_runtime.h>
-#include <cufft.h>
-#include <cufftXt.h>
 
 #include <algorithm>
 #include <random>
@@ -12,6 +10,7 @@
 #include <vector>
 
 #include "cuda/check.hpp"
+#include "cuda/cufft_library.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/fft/line_fft_kernels.hpp"
 #include "cuda/backend.hpp"
@@ -77,7 +76,7 @@ class FftPlan::Impl {
     }
   }
   ~Impl() {
-    if (have_cufft) cufftDestroy(cufft);
+    if (have_cufft) cuda::cufft().Destroy(cufft_plan);
   }
 
   void set_variant(FftVariant v) {
@@ -85,7 +84,7 @@ class FftPlan::Impl {
     if (v == FftVariant::cufft) {
       if (!have_cufft) {
         int n[1] = {d.n};
-        SARFUSE_CUFFT(cufftPlanMany(&cufft, 1, n, n, d.stride, d.dist, n, d.stride, d.dist, CUFFT_C2C, d.batch));
+        SARFUSE_CUFFT(cuda::cufft().PlanMany(&cufft_plan, 1, n, n, d.stride, d.dist, n, d.stride, d.dist, CUFFT_C2C, d.batch));
         have_cufft = true;
       }
     } else if (v == FftVariant::four_step) {
@@ -152,8 +151,8 @@ class FftPlan::Impl {
         break;
       }
       case FftVariant::cufft:
-        SARFUSE_CUFFT(cufftSetStream(cufft, stream));
-        SARFUSE_CUFFT(cufftExecC2C(cufft, reinterpret_cast<cufftComplex*>(const_cast<float2*>(in)),
+        SARFUSE_CUFFT(cuda::cufft().SetStream(cufft_plan, stream));
+        SARFUSE_CUFFT(cuda::cufft().ExecC2C(cufft_plan, reinterpret_cast<cufftComplex*>(const_cast<float2*>(in)),
                                    reinterpret_cast<cufftComplex*>(out), d.inverse ? CUFFT_INVERSE : CUFFT_FORWARD));
         break;
       case FftVariant::automatic: throw Error("GPU FFT: no variant chosen");
@@ -203,7 +202,7 @@ class FftPlan::Impl {
   FftVariant variant = FftVariant::automatic;
   std::string how;
   double best_ms = 0;
-  cufftHandle cufft = 0;
+  cufftHandle cufft_plan = 0;
   bool have_cufft = false;
   cuda::DeviceBuffer<float2> twiddles;
   cuda::DeviceBuffer<float2> scratch, row_twiddles, column_twiddles;  // four_step

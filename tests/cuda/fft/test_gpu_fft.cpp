@@ -1,6 +1,27 @@
 // The GPU FFT family: every variant and size against float64, FP16 rows, tensor cores, the planner
 // and its wisdom, the column kernel with FP16 storage.
+#include <dlfcn.h>
+
+#include <string>
+
+#include "cuda/cufft_library.hpp"
 #include "cuda/gpu_test_util.hpp"
+
+// cuFFT is opened on first use, not linked (cuda/cufft_library.hpp): no device needed for that, so this
+// runs wherever the GPU binary is built.
+TEST(CufftLibrary, OpensOnFirstUseWithEveryEntryPoint) {
+  const cuda::CufftLibrary& c = cuda::cufft();
+  EXPECT_EQ(&c, &cuda::cufft());  // loaded once
+  const void* entries[] = {reinterpret_cast<const void*>(c.Create),         reinterpret_cast<const void*>(c.Destroy),
+                           reinterpret_cast<const void*>(c.SetStream),      reinterpret_cast<const void*>(c.PlanMany),
+                           reinterpret_cast<const void*>(c.MakePlanMany),   reinterpret_cast<const void*>(c.EstimateMany),
+                           reinterpret_cast<const void*>(c.ExecC2C),        reinterpret_cast<const void*>(c.XtMakePlanMany),
+                           reinterpret_cast<const void*>(c.XtExec),         reinterpret_cast<const void*>(c.XtSetJITCallback)};
+  for (const void* e : entries) EXPECT_NE(e, nullptr);
+  Dl_info where{};  // the entry points are cuFFT's own
+  ASSERT_NE(::dladdr(entries[3], &where), 0);
+  EXPECT_NE(std::string(where.dli_fname).find("libcufft.so"), std::string::npos) << where.dli_fname;
+}
 
 // Every FFT variant x size x direction, contiguous and strided lines, against float64 on fresh random
 // data, with the output poisoned first.

@@ -1,4 +1,4 @@
-#include "exit_after_gpu_run.hpp"
+#include "exit_after_run.hpp"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -31,7 +31,7 @@ int teardown_helper(void*) {
 
 }  // namespace
 
-void exit_after_gpu_run(int code) {
+void exit_after_run(int code) {
   std::fflush(stdout);
   std::fflush(stderr);
   const char* helper = std::getenv("SARFUSE_TEARDOWN_HELPER");  // "0": the teardown here, for comparison
