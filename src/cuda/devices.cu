@@ -3,9 +3,11 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.hpp"
+#include "cuda/cufft_library.hpp"
 #include "sarfuse/error.hpp"
 
 #include <string>
+#include <thread>
 
 namespace sarfuse::cuda {
 
@@ -19,8 +21,17 @@ int device_count() {
 }
 
 bool initialize_device() {
-  if (device_count() == 0) return false;
-  return cudaFree(nullptr) == cudaSuccess;  // creates the primary context
+  // cuFFT (opened on first use, 280 MB) loads beside the driver's start and the context: the plans
+  // made next need both. A library that cannot be opened is the first plan's error, where it is needed.
+  std::thread library([] {
+    try {
+      (void)cufft();
+    } catch (const Error&) {
+    }
+  });
+  const bool ok = device_count() > 0 && cudaFree(nullptr) == cudaSuccess;  // creates the primary context
+  library.join();
+  return ok;
 }
 
 bool release_device() {
