@@ -7,7 +7,6 @@
 #include "sarfuse/error.hpp"
 
 #include <string>
-#include <thread>
 
 namespace sarfuse::cuda {
 
@@ -21,17 +20,14 @@ int device_count() {
 }
 
 bool initialize_device() {
-  // cuFFT (opened on first use, 280 MB) loads beside the driver's start and the context: the plans
-  // made next need both. A library that cannot be opened is the first plan's error, where it is needed.
-  std::thread library([] {
-    try {
-      (void)cufft();
-    } catch (const Error&) {
-    }
-  });
-  const bool ok = device_count() > 0 && cudaFree(nullptr) == cudaSuccess;  // creates the primary context
-  library.join();
-  return ok;
+  // cuFFT (opened on first use, 280 MB) before the context, as when it was linked: loaded on another
+  // thread beside the context's creation it held the process up instead (docs/performance.md). A
+  // library that cannot be opened is the first plan's error, where it is needed.
+  try {
+    (void)cufft();
+  } catch (const Error&) {
+  }
+  return device_count() > 0 && cudaFree(nullptr) == cudaSuccess;  // creates the primary context
 }
 
 bool release_device() {
