@@ -172,26 +172,16 @@ int main(int argc, char** argv) {
     const int threads = 32 * W, smem = Smem<W>::bytes;
     CK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     CK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(cols / W * C);
-    cfg.blockDim = dim3(threads);
-    cfg.dynamicSmemBytes = smem;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = C;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    const ClusterLaunch launch(cols / W * C, threads, smem, C);
     int clusters = 0;
-    CK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg));
+    CK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &launch.cfg));
     cudaFuncAttributes fa;
     CK(cudaFuncGetAttributes(&fa, kernel));
     char label[200];
     std::snprintf(label, sizeof label, "cluster of %d, %d columns a tile (%d B smem, %d clusters resident, %d regs, %zu B local)",
                   C, W, smem, clusters, fa.numRegs, fa.localSizeBytes);
     auto go = [&] {
-      CK(cudaLaunchKernelEx(&cfg, kernel, static_cast<const float2*>(dx), dy, cols, static_cast<const float2*>(dtw)));
+      CK(cudaLaunchKernelEx(&launch.cfg, kernel, static_cast<const float2*>(dx), dy, cols, static_cast<const float2*>(dtw)));
     };
     poison();
     go();

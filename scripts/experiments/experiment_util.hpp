@@ -176,3 +176,23 @@ void measure_kernel(Bench& bench, const RangeCase& rc, const void* kernel, int s
   };
   measure_run(bench, rc, label, go, checked);
 }
+
+// A launch of `grid` blocks of `threads` in clusters of `cluster` along x, for cudaLaunchKernelEx
+// (cfg points at this object's attribute: not copyable).
+struct ClusterLaunch {
+  cudaLaunchConfig_t cfg{};
+  cudaLaunchAttribute attr[1]{};
+  ClusterLaunch(unsigned grid, unsigned threads, int smem, unsigned cluster) {
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(threads);
+    cfg.dynamicSmemBytes = static_cast<std::size_t>(smem);
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = cluster;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch&) = delete;
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+};

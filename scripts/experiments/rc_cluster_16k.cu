@@ -211,22 +211,34 @@ __global__ void __launch_bounds__(N / R / E, MinBlocks)
   cluster_wait();  // every peer has read this CTA's shared memory: it may go
 }
 
+// H's bins R k + c at c M + k (M = N / R: each CTA's bins together) and the M-point twiddle table
+// exp(-2 pi i k / M), on the device.
+struct SplitTables {
+  float2 *filter = nullptr, *tw = nullptr;
+  SplitTables(const RangeCase& rc, int r) {
+    const int m = N / r;
+    std::vector<float2> f(N), t(m);
+    for (int k = 0; k < m; ++k) {
+      for (int c = 0; c < r; ++c) f[c * m + k] = rc.h[r * k + c];
+      t[k] = make_float2(std::cos(-2 * M_PI * k / m), std::sin(-2 * M_PI * k / m));
+    }
+    CK(cudaMalloc(&filter, N * 8));
+    CK(cudaMalloc(&tw, m * 8));
+    CK(cudaMemcpy(filter, f.data(), N * 8, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(tw, t.data(), m * 8, cudaMemcpyHostToDevice));
+  }
+  ~SplitTables() {
+    cudaFree(filter);
+    cudaFree(tw);
+  }
+};
+
 int main() {
   RangeCase rc(LINES, N);
   rc.set_checked_lines({0, 1, 131, 132, 777, LINES / 2, LINES - 1}, [](auto& a, bool inv) { fft_host(a, inv); });
   const std::size_t n = rc.size;
   float2 *dx = rc.dx, *dy = rc.dy, *dh = rc.dh, *dtw = rc.dtw;
-  std::vector<float2> filter2(N), tw8(H);
-  for (int k = 0; k < H; ++k) {
-    filter2[k] = rc.h[2 * k];
-    filter2[H + k] = rc.h[2 * k + 1];
-    tw8[k] = make_float2(std::cos(-2 * M_PI * k / H), std::sin(-2 * M_PI * k / H));
-  }
-  float2 *dh2 = nullptr, *dtw8 = nullptr;
-  CK(cudaMalloc(&dh2, N * 8));
-  CK(cudaMalloc(&dtw8, H * 8));
-  CK(cudaMemcpy(dh2, filter2.data(), N * 8, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(dtw8, tw8.data(), H * 8, cudaMemcpyHostToDevice));
+  const SplitTables halves(rc, 2);
   Bench bench(dy, dx, n * 8);
   std::printf("%d lines of %d points\n", LINES, N);
   auto measure = [&](const void* kernel, int smem, int threads, unsigned blocks, const char* name, auto&& launch) {
@@ -246,7 +258,7 @@ int main() {
     if (S::smem_bytes * MinBlocks > 227 * 1024) return;
     auto* k = &rc_cluster<E, Buffers, MinBlocks>;
     measure(reinterpret_cast<const void*>(k), S::smem_bytes, S::T, 2 * LINES, name,
-            [&](unsigned gr) { k<<<gr, S::T, S::smem_bytes>>>(dx, dh2, dtw, dtw8, dy); });
+            [&](unsigned gr) { k<<<gr, S::T, S::smem_bytes>>>(dx, halves.filter, dtw, halves.tw, dy); });
   };
   cluster.template operator()<32, 2, 1>("cluster of 2, 256 thr x 32, two buffers");
   cluster.template operator()<32, 1, 1>("cluster of 2, 256 thr x 32, one buffer");
@@ -256,37 +268,15 @@ int main() {
 
   auto cluster_r = [&]<int R, int E, int MinBlocks>(const char* name) {
     using S = RShape<R, E, MinBlocks>;
-    constexpr int M = S::M;
-    std::vector<float2> fr(N), twm(M);
-    for (int k = 0; k < M; ++k) {
-      for (int c = 0; c < R; ++c) fr[c * M + k] = rc.h[R * k + c];
-      twm[k] = make_float2(std::cos(-2 * M_PI * k / M), std::sin(-2 * M_PI * k / M));
-    }
-    float2 *dfr = nullptr, *dtwm = nullptr;
-    CK(cudaMalloc(&dfr, N * 8));
-    CK(cudaMalloc(&dtwm, M * 8));
-    CK(cudaMemcpy(dfr, fr.data(), N * 8, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dtwm, twm.data(), M * 8, cudaMemcpyHostToDevice));
+    const SplitTables split(rc, R);
     auto* k = &rc_cluster_r<R, E, MinBlocks>;
     CK(cudaFuncSetAttribute(reinterpret_cast<const void*>(k), cudaFuncAttributeMaxDynamicSharedMemorySize, S::smem_bytes));
     auto launch = [&](unsigned gr) {
-      cudaLaunchConfig_t cfg{};
-      cfg.gridDim = dim3(gr);
-      cfg.blockDim = dim3(S::T);
-      cfg.dynamicSmemBytes = S::smem_bytes;
-      cudaLaunchAttribute attr[1];
-      attr[0].id = cudaLaunchAttributeClusterDimension;
-      attr[0].val.clusterDim.x = R;
-      attr[0].val.clusterDim.y = 1;
-      attr[0].val.clusterDim.z = 1;
-      cfg.attrs = attr;
-      cfg.numAttrs = 1;
-      CK(cudaLaunchKernelEx(&cfg, k, static_cast<const float2*>(dx), static_cast<const float2*>(dfr),
-                            static_cast<const float2*>(dtw), static_cast<const float2*>(dtwm), dy));
+      const ClusterLaunch cl(gr, S::T, S::smem_bytes, R);
+      CK(cudaLaunchKernelEx(&cl.cfg, k, static_cast<const float2*>(dx), static_cast<const float2*>(split.filter),
+                            static_cast<const float2*>(dtw), static_cast<const float2*>(split.tw), dy));
     };
     measure(reinterpret_cast<const void*>(k), S::smem_bytes, S::T, R * LINES, name, launch);
-    CK(cudaFree(dfr));
-    CK(cudaFree(dtwm));
   };
   cluster_r.template operator()<4, 16, 2>("cluster of 4, 4096-point CTAs, 256 thr x 16, 2/SM");
   cluster_r.template operator()<4, 16, 1>("cluster of 4, 4096-point CTAs, 256 thr x 16, 1/SM");
