@@ -133,6 +133,17 @@ struct RShape {
   static constexpr int smem_bytes = (x_slots + box_slots) * 8;
 };
 
+// y[p] *= w^p, p = 1..R-1 (w = W_N^n from the table; its powers one product after another).
+template <int R>
+__device__ __forceinline__ void times_powers(C32 (&y)[R], C32 w) {
+  C32 wp = w;
+#pragma unroll
+  for (int p = 1; p < R; ++p) {
+    y[p] = y[p] * wp;
+    if (p + 1 < R) wp = wp * w;
+  }
+}
+
 template <int R, int E, int MinBlocks>
 __global__ void __launch_bounds__(N / R / E, MinBlocks)
     rc_cluster_r(const float2* __restrict__ raw, const float2* __restrict__ filter_r, const float2* __restrict__ tw16,
@@ -156,13 +167,7 @@ __global__ void __launch_bounds__(N / R / E, MinBlocks)
 #pragma unroll
     for (int j = 0; j < Q; ++j) {
       fft::dft<R>(y[j]);
-      const C32 w = fft::to_c32(__ldg(tw16 + tid + (c * Q + j) * T));
-      C32 wp = w;
-#pragma unroll
-      for (int p = 1; p < R; ++p) {
-        y[j][p] = y[j][p] * wp;
-        if (p + 1 < R) wp = wp * w;
-      }
+      times_powers<R>(y[j], fft::to_c32(__ldg(tw16 + tid + (c * Q + j) * T)));
 #pragma unroll
       for (int p = 0; p < R; ++p) box[p * (M / R) + tid + j * T] = y[j][p];
     }
@@ -197,13 +202,7 @@ __global__ void __launch_bounds__(N / R / E, MinBlocks)
 #pragma unroll
   for (int j = 0; j < Q; ++j) {
     // conj(out_m) = sum_p conj(Y'_p) W_N^(n p) W_R^(p m): a forward DFT of conj(Y'_p) W_N^(n p).
-    const C32 w = fft::to_c32(__ldg(tw16 + tid + (c * Q + j) * T));
-    C32 wp = w;
-#pragma unroll
-    for (int p = 1; p < R; ++p) {
-      z[j][p] = z[j][p] * wp;
-      if (p + 1 < R) wp = wp * w;
-    }
+    times_powers<R>(z[j], fft::to_c32(__ldg(tw16 + tid + (c * Q + j) * T)));
     fft::dft<R>(z[j]);
 #pragma unroll
     for (int m = 0; m < R; ++m) dst[j * T + m * M] = fft::to_float2(fft::conj(z[j][m]));
