@@ -27,23 +27,33 @@ AzimuthFft<T>::AzimuthFft(core::FftDirection direction, FftPlanning planning, Sc
 }
 
 template <class T>
-SARFUSE_SIMD_CLONES void AzimuthFft<T>::run(SceneRows<T>& scene, std::size_t ncols, const SlcRows* out) const {
+SARFUSE_SIMD_CLONES void AzimuthFft<T>::run(SceneRows<T>& scene, std::size_t ncols, const RowRuns& passed,
+                                            const SlcRows* out) const {
   constexpr std::size_t kBlock = SceneRows<T>::kBlock;
   const std::size_t lines = scene.lines;
   const std::size_t nblocks = (ncols + kBlock - 1) / kBlock;
+  // The IFFT reads the passed rows (the rest are zeros); the FFT reads every row.
+  const RowRuns all{{0, lines}};
+  const RowRuns& reads = out ? passed : all;
 #pragma omp parallel for num_threads(scene.threads) schedule(static)
   for (std::size_t b = 0; b < nblocks; ++b) {
     if (interrupted()) continue;
     std::complex<T>* blk = scene.thread_scratch();
     const std::size_t c0 = b * kBlock;
     const std::size_t nb = std::min(kBlock, ncols - c0);
-    for (std::size_t i = 0; i < lines; ++i) {
-      // Rows are a page apart, out of reach of the hardware prefetcher: ask for the block's
-      // cache lines some rows ahead so the misses overlap.
-      if (i + kPrefetchRows < lines) prefetch_block(scene.row(i + kPrefetchRows) + c0, false);
-      const std::complex<T>* src = scene.row(i) + c0;
-      for (std::size_t c = 0; c < nb; ++c) blk[c * lines + i] = src[c];
+    std::size_t done = 0;  // rows of the block's columns gathered or zeroed
+    for (const RowRun& run : reads) {
+      for (std::size_t c = 0; c < nb; ++c) std::fill(blk + c * lines + done, blk + c * lines + run.first, std::complex<T>(0));
+      for (std::size_t i = run.first; i < run.end; ++i) {
+        // Rows are a page apart, out of reach of the hardware prefetcher: ask for the block's
+        // cache lines some rows ahead so the misses overlap.
+        if (i + kPrefetchRows < run.end) prefetch_block(scene.row(i + kPrefetchRows) + c0, false);
+        const std::complex<T>* src = scene.row(i) + c0;
+        for (std::size_t c = 0; c < nb; ++c) blk[c * lines + i] = src[c];
+      }
+      done = run.end;
     }
+    for (std::size_t c = 0; c < nb; ++c) std::fill(blk + c * lines + done, blk + (c + 1) * lines, std::complex<T>(0));
     if (nb < kBlock) std::fill(blk + nb * lines, blk + kBlock * lines, std::complex<T>(0));
     plan_.execute(blk, blk);
     if (out) {
@@ -54,11 +64,12 @@ SARFUSE_SIMD_CLONES void AzimuthFft<T>::run(SceneRows<T>& scene, std::size_t nco
       }
       continue;
     }
-    for (std::size_t i = 0; i < lines; ++i) {
-      if (i + kPrefetchRows < lines) prefetch_block(scene.row(i + kPrefetchRows) + c0, true);
-      std::complex<T>* dst = scene.row(i) + c0;
-      for (std::size_t c = 0; c < nb; ++c) dst[c] = blk[c * lines + i];
-    }
+    for (const RowRun& run : passed)
+      for (std::size_t i = run.first; i < run.end; ++i) {
+        if (i + kPrefetchRows < run.end) prefetch_block(scene.row(i + kPrefetchRows) + c0, true);
+        std::complex<T>* dst = scene.row(i) + c0;
+        for (std::size_t c = 0; c < nb; ++c) dst[c] = blk[c * lines + i];
+      }
   }
 }
 

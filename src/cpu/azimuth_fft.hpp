@@ -1,6 +1,8 @@
 // CPU steps 2 and 4, the azimuth FFT and IFFT: columns [0, ncols) of the scene in cache-sized column
 // blocks (gather, FFT along azimuth, scatter), back into the scene or, for the IFFT, into SLC rows.
 #pragma once
+#include <vector>
+
 #include "core/fft.hpp"
 #include "cpu/scene_rows.hpp"
 #include "sarfuse/plan.hpp"
@@ -14,12 +16,20 @@ struct SlcRows {
   std::size_t first = 0, count = 0, pitch = 0;
 };
 
+// Doppler rows [first, end) of the scene: the azimuth filter passes them (the rest it zeroes, so the
+// FFT need not store them and the IFFT reads zeros there instead).
+struct RowRun {
+  std::size_t first = 0, end = 0;
+};
+using RowRuns = std::vector<RowRun>;
+
 template <class T>
 class AzimuthFft {
  public:
   AzimuthFft(core::FftDirection direction, FftPlanning planning, SceneRows<T>& scene);
-  // With `out`, the result goes to those SLC rows instead of back into the scene.
-  void run(SceneRows<T>& scene, std::size_t ncols, const SlcRows* out) const;
+  // The FFT stores the Doppler rows of `passed` only; the IFFT reads only those (zeros elsewhere) and,
+  // with `out`, puts the result in those SLC rows instead of back into the scene.
+  void run(SceneRows<T>& scene, std::size_t ncols, const RowRuns& passed, const SlcRows* out) const;
 
  private:
   static constexpr std::size_t kPrefetchRows = 16;

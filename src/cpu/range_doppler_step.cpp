@@ -80,6 +80,11 @@ RangeDopplerStep<T>::RangeDopplerStep(const RadarParams& radar, const FocusOptio
     : range_sampling_rate_hz_(radar.range_sampling_rate_hz) {
   azimuth_ = core::azimuth_filter(radar, scene.lines, scene.samples, options.src == SrcMode::on,
                                   options.azimuth_window, options.azimuth_bandwidth_hz);
+  for (std::size_t k = 0; k < azimuth_.rows.size(); ++k) {
+    if (azimuth_.rows[k].weight == 0.0) continue;
+    if (!passed_.empty() && passed_.back().end == k) ++passed_.back().end;
+    else passed_.push_back({k, k + 1});
+  }
   sinc_ = core::make_sinc_table(options.rcmc_taps);
   const std::size_t taps = static_cast<std::size_t>(sinc_.taps);
   sinc_rows_.resize(4 * taps * static_cast<std::size_t>(sinc_.fractions));
@@ -107,10 +112,7 @@ SARFUSE_SIMD_CLONES void RangeDopplerStep<T>::run(SceneRows<T>& scene) const {
     if (interrupted()) continue;
     const core::DopplerRow& dr = azimuth_.rows[k];
     cplx* r = scene.row(k);
-    if (dr.weight == 0.0) {
-      std::fill(r, r + samples, cplx(0));
-      continue;
-    }
+    if (dr.weight == 0.0) continue;  // not in passed_rows(): the IFFT reads zeros there
     if (dr.src_inverse_rate != 0.0) apply_src(r, dr.src_inverse_rate, df, nfft);
     cplx* rc = scene.thread_scratch();
     inverse_.execute(r, rc);

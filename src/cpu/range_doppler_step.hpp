@@ -5,6 +5,7 @@
 
 #include "core/fft.hpp"
 #include "core/filters.hpp"
+#include "cpu/azimuth_fft.hpp"
 #include "cpu/scene_rows.hpp"
 #include "sarfuse/plan.hpp"
 
@@ -14,7 +15,9 @@ template <class T>
 class RangeDopplerStep {
  public:
   RangeDopplerStep(const RadarParams& radar, const FocusOptions& options, SceneRows<T>& scene);
+  // Only the rows the azimuth filter passes are computed and stored (the IFFT reads zeros for the rest).
   void run(SceneRows<T>& scene) const;
+  const RowRuns& passed_rows() const { return passed_; }
   const std::string& note() const { return azimuth_.note; }
 
  private:
@@ -23,6 +26,7 @@ class RangeDopplerStep {
 
   double range_sampling_rate_hz_;
   core::AzimuthFilter azimuth_;
+  RowRuns passed_;  // the rows of nonzero weight
   core::SincTable sinc_;
   // Per fraction row: its weights, then their differences to the next row's, each value twice (to
   // multiply interleaved (re, im) samples as one vector).

@@ -4,6 +4,8 @@
 //   2. azimuth_fft.cpp:        per column block: gather, FFT along azimuth, scatter (cache-blocked)
 //   3. range_doppler_step.cpp: per Doppler row: x SRC, range IFFT, RCMC (windowed sinc), x azimuth filter
 //   4. azimuth_fft.cpp:        the IFFT of the Nr kept columns, scattered to the SLC
+// Doppler rows outside the processed band (azimuth filter weight 0) are neither stored by step 2 nor
+// computed by step 3; step 4 reads zeros for them.
 // All filter constants come from core/filters (float64); only the data is in T.
 #include "cpu/rda_cpu.hpp"
 
@@ -93,7 +95,7 @@ class CpuRda final : public PlanImpl {
     throw_if_interrupted();
     times.range_compress = seconds_since(t);
     t = Clock::now();
-    azimuth_fft_.run(scene_, nfft, nullptr);
+    azimuth_fft_.run(scene_, nfft, range_doppler_.passed_rows(), nullptr);
     throw_if_interrupted();
     times.azimuth_fft = seconds_since(t);
     t = Clock::now();
@@ -101,7 +103,7 @@ class CpuRda final : public PlanImpl {
     throw_if_interrupted();
     times.range_doppler = seconds_since(t);
     t = Clock::now();
-    azimuth_ifft_.run(scene_, samples, &out);
+    azimuth_ifft_.run(scene_, samples, range_doppler_.passed_rows(), &out);
     throw_if_interrupted();
     times.azimuth_ifft = seconds_since(t);
     times.total = seconds_since(t0);
