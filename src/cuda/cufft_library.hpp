@@ -1,6 +1,6 @@
-// cuFFT, opened the first time a plan needs it (dlopen) instead of at the process's start: a run that
-// makes no cuFFT plan (the CPU backend, the fused chain's range passes) does not load its 280 MB, and a
-// build with the CUDA backend still runs its CPU backend where the CUDA libraries are absent.
+// cuFFT, opened the first time it is needed (dlopen; a GPU run opens it before its context) instead of at
+// the process's start: a CPU run does not load its 280 MB, and a build with the CUDA backend still runs
+// its CPU backend where the CUDA libraries are absent.
 #pragma once
 #include <cufft.h>
 #include <cufftXt.h>
