@@ -35,7 +35,10 @@ using fft::C32;
 #ifndef RC_N
 #define RC_N 4096  // the line length: -DRC_N=8192 for other powers of two
 #endif
-constexpr int N = RC_N, E = 16, T = N / E, LINES = 4096;
+#ifndef RC_E
+#define RC_E 16  // points a thread in the variants: -DRC_E=8 for twice the threads a line
+#endif
+constexpr int N = RC_N, E = RC_E, T = N / E, LINES = 4096;
 // Below 4096 points the variants still put one line in a block (the product's shorter lines share one).
 
 // FFT, x H, conj, FFT: the fused kernel's compute on a line held as v (the caller stores conj(v)).
