@@ -26,6 +26,8 @@ void add_bench(CLI::App& app) {
   cmd->add_option("--plan", planning, "estimate or measure (cpu: FFTW planning)")->capture_default_str();
   cmd->add_flag("--range-mode-circular", circular, "cuda: compare range compression at FFT length Nr (the Apple M1 system's case)");
   cmd->add_option("--json", json, "cuda: also write every figure to this JSON file");
+  cmd->add_option("--azimuth-bandwidth", copt.azimuth_bandwidth_hz,
+                  "cuda: the whole RDA's processed Doppler band (Hz, default: the PRF; rows outside it are skipped)");
   // `bench fft`: the GPU FFT family against cuFFT (sarfuse/gpu_fft.hpp).
   static gpu::FftBenchOptions fopt;
   auto* fft = cmd->add_subcommand("fft", "cuda: every FFT variant and cuFFT, powers of two 256..16384 and non-powers of two");
@@ -95,6 +97,7 @@ void add_bench(CLI::App& app) {
       std::cout << bench_cuda(copt);
       return;
     }
+    if (copt.azimuth_bandwidth_hz != 0) throw Error("--azimuth-bandwidth: a cuda bench option (use --backend cuda)");
     opt.fft_planning = parse_fft_planning(planning);
     std::cout << bench_cpu(opt);
   });

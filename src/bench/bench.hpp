@@ -23,6 +23,7 @@ struct CudaBenchOptions {
   std::size_t lines = 4096, samples = 4096;
   int repeats = 50;
   bool circular = false;      // range compression compared at FFT length Nr (the Apple M1 system's case)
+  double azimuth_bandwidth_hz = 0;  // the whole RDA's processed Doppler band (0: the PRF, as focus)
   std::string json_path;      // also write every figure as JSON
 };
 

@@ -121,7 +121,8 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   Rows::template store_spectrum<N>(v, out, slot.line, slot.active, slot.tid, row_factor, max_bits);
 }
 
-// One Doppler row k per thread group, written in place (its first nr columns).
+// One Doppler row k per thread group, written in place (its first nr columns); rows outside the
+// processed band are zeros.
 template <int N, class Butterflies, class Rows>
 __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
     range_doppler_kernel(typename Rows::Io* __restrict__ work, int lines, int nr,
@@ -134,6 +135,15 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   const steps::LineSlot<N> slot(smem, lines);
   const int tid = slot.tid, k = slot.line;
   const bool active = slot.active;
+  // A block of rows outside the processed band stores their zeros and leaves: no load, FFT or RCMC
+  // (the CPU plan skips these rows too).
+  if (steps::block_outside_band<BlockShape<N>::lines>(rows, lines)) {
+    if (!active) return;
+    Io* zero_row = work + static_cast<std::size_t>(k) * N;
+    for (int c = tid; c < nr; c += T) Rows::store(zero_row + c, C32{0.f, 0.f}, 1.0f);
+    if (tid == 0) Rows::mark_zero_row(k, row_factor);
+    return;
+  }
   const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
   // The line's tables (read after the barriers below): the azimuth filter's steps, the SRC's k^2 term.
   __shared__ C32 az_steps[BlockShape<N>::lines][E];

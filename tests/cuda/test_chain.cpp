@@ -1,6 +1,7 @@
 // The whole CUDA chain against the CPU in fp64: every pipeline, squint, range-dependent centroid,
 // RCMC taps, non-power-of-two takes, blocks, long lines, memory limits, RADARSAT-1, the planner,
 // device pointers in and out, kept rows packed and encoded on the device.
+#include "core/filters.hpp"
 #include "cuda/cufft_library.hpp"
 #include "cuda/gpu_test_util.hpp"
 #include "io/sample_encoding.hpp"
@@ -94,6 +95,22 @@ TEST_P(CudaChain, RangeDependentCentroidMatchesCpuFp64) {
   REQUIRE_GPU();
   EXPECT_LT(gpu_vs_cpu_fp64(test::drifting_centroid_scene(), GetParam(), "drifting-centroid scene",
                             test::kDriftingBandwidth),
+            1e-5);
+}
+
+// A processed band of 40 % of the PRF: pass 3 stores zeros for the other Doppler rows without computing
+// them (blocks of two rows at the 5-target scene's range FFT of 2048, one row at the satellite's).
+TEST_P(CudaChain, NarrowProcessedBandMatchesCpuFp64) {
+  REQUIRE_GPU();
+  const ParamsFile five = default_scene(), satellite = test::squinted_satellite_scene();
+  for (const ParamsFile* p : {&five, &satellite}) {  // most rows are outside the band
+    const auto az = core::azimuth_filter(p->radar, p->scene->azimuth_lines, p->scene->range_samples, true, Window{},
+                                         0.4 * p->radar.prf_hz);
+    const auto outside = std::count_if(az.rows.begin(), az.rows.end(), [](const auto& r) { return r.weight == 0.0; });
+    EXPECT_GT(outside, static_cast<long>(az.rows.size() / 2));
+  }
+  EXPECT_LT(gpu_vs_cpu_fp64(five, GetParam(), "5-target scene, 40 % band", 0.4 * five.radar.prf_hz), 1e-5);
+  EXPECT_LT(gpu_vs_cpu_fp64(satellite, GetParam(), "squinted satellite scene, 40 % band", 0.4 * satellite.radar.prf_hz),
             1e-5);
 }
 

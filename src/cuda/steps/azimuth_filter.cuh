@@ -19,6 +19,18 @@ __device__ __forceinline__ float band_weight(const core::DopplerRow& row, int c,
   return core::window_lerp(band.window, band.intervals, x) * band.inv_lines;
 }
 
+// Whether every line of this block is a Doppler row outside the processed band (weight 0: the row's
+// outputs are zeros, whatever the band's shift with range) or past the last row.
+template <int Lines>
+__device__ __forceinline__ bool block_outside_band(const core::DopplerRow* __restrict__ rows, int lines) {
+#pragma unroll
+  for (int y = 0; y < Lines; ++y) {
+    const int k = static_cast<int>(blockIdx.x) * Lines + y;
+    if (k < lines && rows[k].weight != 0.0) return false;
+  }
+  return true;
+}
+
 // For the outputs c = tid + i T (i < E) of a thread: the phasor of its first output in float64, the
 // others through the line's table of exp(j az_phase_step i T), i < E, computed once per line in float64
 // instead of a float64 phase and a sincos per output.

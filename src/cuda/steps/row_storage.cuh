@@ -46,6 +46,7 @@ struct Fp32Rows {
     return 1.0f;
   }
   __device__ static void store(Io* p, C32 x, float) { *p = fft::to_float2(x); }
+  __device__ static void mark_zero_row(int, float*) {}
 };
 
 struct Fp16Rows {
@@ -87,6 +88,8 @@ struct Fp16Rows {
     return out_scale;
   }
   __device__ static void store(Io* p, C32 x, float scale) { fft::store_scaled(p, x, scale); }
+  // Pass 3's row k is all zeros: the factor doppler_row_scale gives such a row (a zero bound scales by 1).
+  __device__ static void mark_zero_row(int k, float* row_factor) { row_factor[k] = 1.0f; }
 };
 
 }  // namespace sarfuse::cuda::steps
