@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "core/geometry.hpp"
 #include "core/simd_clones.hpp"
@@ -73,6 +74,48 @@ struct SincSum {
   }
 };
 
+// Four consecutive outputs of the default 8-tap kernel in fp32 at once: each output's taps as in
+// SincSum::interpolate (a vector of four complex partial sums), the four vectors transposed so one
+// vector add sums them all, then the two complex products of the phasor, four samples a vector.
+// One horizontal sum a output was most of the step's own time (docs/performance.md).
+struct FourOutputs {
+  using F8 = Simd32<float>::type;
+  // Vectors by reference into always-inlined helpers: never passed in registers between targets.
+  [[gnu::always_inline]] static void load(F8& v, const float* p) { std::memcpy(&v, p, sizeof v); }
+  // The eight taps of one output, unreduced: lanes (re, im) of four complex partial sums.
+  [[gnu::always_inline]] static void taps8(F8& acc, const std::complex<float>* x, const float* row, float t) {
+    const float* xf = reinterpret_cast<const float*>(x);
+    acc = F8{};
+    for (int i = 0; i < 16; i += 8) {
+      F8 a, w, d;
+      load(a, xf + i);
+      load(w, row + i);
+      load(d, row + 16 + i);
+      acc += a * (w + t * d);
+    }
+  }
+  // (a, b, c, d) -> (sum of a's four samples, ..., sum of d's), in SincSum::reduce's order.
+  [[gnu::always_inline]] static void sum4(F8& out, const F8& a, const F8& b, const F8& c, const F8& d) {
+    const F8 t0 = __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13);    // a0 b0 a2 b2
+    const F8 t1 = __builtin_shufflevector(a, b, 2, 3, 10, 11, 6, 7, 14, 15);  // a1 b1 a3 b3
+    const F8 t2 = __builtin_shufflevector(c, d, 0, 1, 8, 9, 4, 5, 12, 13);
+    const F8 t3 = __builtin_shufflevector(c, d, 2, 3, 10, 11, 6, 7, 14, 15);
+    const F8 s0 = __builtin_shufflevector(t0, t2, 0, 1, 2, 3, 8, 9, 10, 11);     // a0 b0 c0 d0
+    const F8 s2 = __builtin_shufflevector(t0, t2, 4, 5, 6, 7, 12, 13, 14, 15);   // a2 b2 c2 d2
+    const F8 s1 = __builtin_shufflevector(t1, t3, 0, 1, 2, 3, 8, 9, 10, 11);
+    const F8 s3 = __builtin_shufflevector(t1, t3, 4, 5, 6, 7, 12, 13, 14, 15);
+    out = (s0 + s2) + (s1 + s3);
+  }
+  // Four complex products x y, interleaved (re, im).
+  [[gnu::always_inline]] static void multiply(F8& out, const F8& x, const F8& y) {
+    const F8 sign = {-1.f, 1.f, -1.f, 1.f, -1.f, 1.f, -1.f, 1.f};
+    const F8 x_re = __builtin_shufflevector(x, x, 0, 0, 2, 2, 4, 4, 6, 6);
+    const F8 x_im = __builtin_shufflevector(x, x, 1, 1, 3, 3, 5, 5, 7, 7);
+    const F8 y_swapped = __builtin_shufflevector(y, y, 1, 0, 3, 2, 5, 4, 7, 6);
+    out = x_re * y + sign * (x_im * y_swapped);
+  }
+};
+
 }  // namespace
 
 template <class T>
@@ -131,7 +174,47 @@ SARFUSE_SIMD_CLONES void RangeDopplerStep<T>::run(SceneRows<T>& scene) const {
     for (std::size_t j0 = 0; j0 < samples; j0 += kPhasorBlock) {
       const cplx a(anchor);
       const std::size_t j1 = std::min(samples, j0 + kPhasorBlock);
-      for (std::size_t j = j0; j < j1; ++j) {
+      std::size_t j = j0;
+      // Where the layout allows (the default kernel in fp32, all four windows inside the row), four
+      // outputs at once; the rest, and everything else, one by one below.
+      if constexpr (std::is_same_v<T, float>) {
+        while (taps == 8 && j + 4 <= j1) {
+          long i0[4];
+          const T* row[4];
+          T tb[4];
+          bool inside = true;
+          for (std::size_t u = 0; u < 4; ++u) {
+            const double p = dr.rcmc_offset + dr.rcmc_slope * static_cast<double>(j + u);
+            const double fl = static_cast<double>(static_cast<long>(p));
+            i0[u] = static_cast<long>(fl) - taps / 2 + 1;
+            double blend = 0;
+            const int sr = core::sinc_row_blend(p - fl, sinc_.fractions, blend);
+            row[u] = sinc_rows_.data() + 4 * static_cast<std::size_t>(sr) * taps;
+            tb[u] = static_cast<T>(blend);
+            inside = inside && i0[u] >= 0 && i0[u] + taps <= n;
+          }
+          if (!inside) break;
+          using V = FourOutputs;
+          V::F8 part[4], acc, phasor, out;
+          for (std::size_t u = 0; u < 4; ++u) V::taps8(part[u], rc + i0[u], row[u], tb[u]);
+          V::sum4(acc, part[0], part[1], part[2], part[3]);
+          const V::F8 anchor4 = {a.real(), a.imag(), a.real(), a.imag(), a.real(), a.imag(), a.real(), a.imag()};
+          V::load(phasor, reinterpret_cast<const float*>(steps + (j - j0)));
+          V::multiply(phasor, anchor4, V::F8(phasor));
+          V::multiply(out, acc, phasor);
+          if (per_column) {
+            float f[4];
+            for (std::size_t u = 0; u < 4; ++u)
+              f[u] = static_cast<float>(core::window_lerp(azimuth_.window.data(), core::AzimuthFilter::kWindowIntervals,
+                                                          dr.band_x - azimuth_.column_shift[j + u]) *
+                                        inv_lines);
+            out *= V::F8{f[0], f[0], f[1], f[1], f[2], f[2], f[3], f[3]};
+          }
+          std::memcpy(static_cast<void*>(r + j), &out, sizeof out);
+          j += 4;
+        }
+      }
+      for (; j < j1; ++j) {
         const double p = dr.rcmc_offset + dr.rcmc_slope * static_cast<double>(j);
         // p >= 0 (offset >= 0, slope >= 1): truncation is floor, without a libm call.
         const double fl = static_cast<double>(static_cast<long>(p));
