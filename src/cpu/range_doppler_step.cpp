@@ -45,11 +45,13 @@ struct SincSum {
   }
   // Taps > 0: the kernel length at compile time (the default 8, unrolled); 0: `taps` at run time.
   // Whole vectors first; what is left (float with taps not a multiple of 4) one sample at a time.
+  // The whole vectors' partial sums (lanes re, im of kLanes / 2 samples), unreduced; returns the
+  // interleaved index where they stop.
   template <int Taps>
-  static cplx interpolate(const cplx* x, const T* row, T t, int taps) {
+  [[gnu::always_inline]] static int accumulate(Vec& acc, const cplx* x, const T* row, T t, int taps) {
     const int n2 = 2 * (Taps > 0 ? Taps : taps);
     const T* xf = reinterpret_cast<const T*>(x);
-    Vec acc = {};
+    acc = Vec{};
     int i = 0;
     for (; i + kLanes <= n2; i += kLanes) {
       Vec a, w, d;
@@ -58,6 +60,13 @@ struct SincSum {
       std::memcpy(&d, row + n2 + i, sizeof d);
       acc += a * (w + t * d);
     }
+    return i;
+  }
+  template <int Taps>
+  static cplx interpolate(const cplx* x, const T* row, T t, int taps) {
+    const int n2 = 2 * (Taps > 0 ? Taps : taps);
+    Vec acc;
+    int i = accumulate<Taps>(acc, x, row, t, taps);
     cplx tail(0);
     for (; i < n2; i += 2) tail += x[i / 2] * (row[i] + t * row[n2 + i]);
     return reduce(acc) + tail;
@@ -74,26 +83,13 @@ struct SincSum {
   }
 };
 
-// Four consecutive outputs of the default 8-tap kernel in fp32 at once: each output's taps as in
-// SincSum::interpolate (a vector of four complex partial sums), the four vectors transposed so one
-// vector add sums them all, then the two complex products of the phasor, four samples a vector.
-// One horizontal sum a output was most of the step's own time (docs/performance.md).
+// Four consecutive outputs of the default 8-tap kernel in fp32 at once: each output's taps as
+// SincSum::accumulate leaves them (a vector of four complex partial sums), the four vectors transposed
+// so one vector add sums them all, then the two complex products of the phasor, four samples a vector.
+// One horizontal sum a output was most of the step's own time (docs/performance.md). Vectors by
+// reference into always-inlined helpers: never passed in registers between targets.
 struct FourOutputs {
-  using F8 = Simd32<float>::type;
-  // Vectors by reference into always-inlined helpers: never passed in registers between targets.
-  [[gnu::always_inline]] static void load(F8& v, const float* p) { std::memcpy(&v, p, sizeof v); }
-  // The eight taps of one output, unreduced: lanes (re, im) of four complex partial sums.
-  [[gnu::always_inline]] static void taps8(F8& acc, const std::complex<float>* x, const float* row, float t) {
-    const float* xf = reinterpret_cast<const float*>(x);
-    acc = F8{};
-    for (int i = 0; i < 16; i += 8) {
-      F8 a, w, d;
-      load(a, xf + i);
-      load(w, row + i);
-      load(d, row + 16 + i);
-      acc += a * (w + t * d);
-    }
-  }
+  using F8 = SincSum<float>::Vec;
   // (a, b, c, d) -> (sum of a's four samples, ..., sum of d's), in SincSum::reduce's order.
   [[gnu::always_inline]] static void sum4(F8& out, const F8& a, const F8& b, const F8& c, const F8& d) {
     const F8 t0 = __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13);    // a0 b0 a2 b2
@@ -171,6 +167,28 @@ SARFUSE_SIMD_CLONES void RangeDopplerStep<T>::run(SceneRows<T>& scene) const {
     const bool per_column = !azimuth_.column_shift.empty();
     std::complex<double> anchor = std::polar(per_column ? 1.0 : dr.weight, dr.az_phase0);
     const std::complex<double> block_step = std::polar(1.0, dr.az_phase_step * kPhasorBlock);
+    // Output j's taps: where they start in the IFFT row, its kernel row and the blend to the next.
+    struct Taps {
+      long i0;
+      const T* row;
+      T t;
+      bool inside;
+    };
+    auto taps_of = [&](std::size_t j) {
+      const double p = dr.rcmc_offset + dr.rcmc_slope * static_cast<double>(j);
+      // p >= 0 (offset >= 0, slope >= 1): truncation is floor, without a libm call.
+      const double fl = static_cast<double>(static_cast<long>(p));
+      const long i0 = static_cast<long>(fl) - taps / 2 + 1;
+      double blend = 0;
+      const int sr = core::sinc_row_blend(p - fl, sinc_.fractions, blend);
+      return Taps{i0, sinc_rows_.data() + 4 * static_cast<std::size_t>(sr) * taps, static_cast<T>(blend),
+                  i0 >= 0 && i0 + taps <= n};
+    };
+    auto column_weight = [&](std::size_t j) {
+      return static_cast<T>(core::window_lerp(azimuth_.window.data(), core::AzimuthFilter::kWindowIntervals,
+                                              dr.band_x - azimuth_.column_shift[j]) *
+                            inv_lines);
+    };
     for (std::size_t j0 = 0; j0 < samples; j0 += kPhasorBlock) {
       const cplx a(anchor);
       const std::size_t j1 = std::min(samples, j0 + kPhasorBlock);
@@ -179,35 +197,18 @@ SARFUSE_SIMD_CLONES void RangeDopplerStep<T>::run(SceneRows<T>& scene) const {
       // outputs at once; the rest, and everything else, one by one below.
       if constexpr (std::is_same_v<T, float>) {
         while (taps == 8 && j + 4 <= j1) {
-          long i0[4];
-          const T* row[4];
-          T tb[4];
-          bool inside = true;
-          for (std::size_t u = 0; u < 4; ++u) {
-            const double p = dr.rcmc_offset + dr.rcmc_slope * static_cast<double>(j + u);
-            const double fl = static_cast<double>(static_cast<long>(p));
-            i0[u] = static_cast<long>(fl) - taps / 2 + 1;
-            double blend = 0;
-            const int sr = core::sinc_row_blend(p - fl, sinc_.fractions, blend);
-            row[u] = sinc_rows_.data() + 4 * static_cast<std::size_t>(sr) * taps;
-            tb[u] = static_cast<T>(blend);
-            inside = inside && i0[u] >= 0 && i0[u] + taps <= n;
-          }
-          if (!inside) break;
+          const Taps q[4] = {taps_of(j), taps_of(j + 1), taps_of(j + 2), taps_of(j + 3)};
+          if (!(q[0].inside && q[1].inside && q[2].inside && q[3].inside)) break;
           using V = FourOutputs;
-          V::F8 part[4], acc, phasor, out;
-          for (std::size_t u = 0; u < 4; ++u) V::taps8(part[u], rc + i0[u], row[u], tb[u]);
+          V::F8 part[4], acc, steps4, phasor, out;
+          for (std::size_t u = 0; u < 4; ++u) SincSum<T>::template accumulate<8>(part[u], rc + q[u].i0, q[u].row, q[u].t, 8);
           V::sum4(acc, part[0], part[1], part[2], part[3]);
           const V::F8 anchor4 = {a.real(), a.imag(), a.real(), a.imag(), a.real(), a.imag(), a.real(), a.imag()};
-          V::load(phasor, reinterpret_cast<const float*>(steps + (j - j0)));
-          V::multiply(phasor, anchor4, V::F8(phasor));
+          std::memcpy(&steps4, steps + (j - j0), sizeof steps4);
+          V::multiply(phasor, anchor4, steps4);
           V::multiply(out, acc, phasor);
           if (per_column) {
-            float f[4];
-            for (std::size_t u = 0; u < 4; ++u)
-              f[u] = static_cast<float>(core::window_lerp(azimuth_.window.data(), core::AzimuthFilter::kWindowIntervals,
-                                                          dr.band_x - azimuth_.column_shift[j + u]) *
-                                        inv_lines);
+            const T f[4] = {column_weight(j), column_weight(j + 1), column_weight(j + 2), column_weight(j + 3)};
             out *= V::F8{f[0], f[0], f[1], f[1], f[2], f[2], f[3], f[3]};
           }
           std::memcpy(static_cast<void*>(r + j), &out, sizeof out);
@@ -215,22 +216,12 @@ SARFUSE_SIMD_CLONES void RangeDopplerStep<T>::run(SceneRows<T>& scene) const {
         }
       }
       for (; j < j1; ++j) {
-        const double p = dr.rcmc_offset + dr.rcmc_slope * static_cast<double>(j);
-        // p >= 0 (offset >= 0, slope >= 1): truncation is floor, without a libm call.
-        const double fl = static_cast<double>(static_cast<long>(p));
-        const long i0 = static_cast<long>(fl) - taps / 2 + 1;
-        double blend = 0;
-        const int sr = core::sinc_row_blend(p - fl, sinc_.fractions, blend);
-        const T* row = sinc_rows_.data() + 4 * static_cast<std::size_t>(sr) * taps;
-        const T tb = static_cast<T>(blend);
-        const bool inside = i0 >= 0 && i0 + taps <= n;
-        const cplx acc = !inside ? SincSum<T>::interpolate_wrapped(rc, i0, row, tb, taps, n)
-                         : taps == 8 ? SincSum<T>::template interpolate<8>(rc + i0, row, tb, taps)
-                                     : SincSum<T>::template interpolate<0>(rc + i0, row, tb, taps);
+        const Taps q = taps_of(j);
+        const cplx acc = !q.inside ? SincSum<T>::interpolate_wrapped(rc, q.i0, q.row, q.t, taps, n)
+                         : taps == 8 ? SincSum<T>::template interpolate<8>(rc + q.i0, q.row, q.t, taps)
+                                     : SincSum<T>::template interpolate<0>(rc + q.i0, q.row, q.t, taps);
         r[j] = multiply(acc, multiply(a, steps[j - j0]));
-        if (per_column)
-          r[j] *= static_cast<T>(core::window_lerp(azimuth_.window.data(), core::AzimuthFilter::kWindowIntervals,
-                                                   dr.band_x - azimuth_.column_shift[j]) * inv_lines);
+        if (per_column) r[j] *= column_weight(j);
       }
       anchor *= block_step;
     }
