@@ -318,7 +318,8 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   // 6: fused, --precision fp16; 7: fused at the nice range FFT length; 8: tf32x3; 9: fp16-storage at the
   // nice length (the length `focus` gives both modes at this shape).
   std::vector<StageTimes> med(10);
-  std::string measured_azimuth;  // the sixth run: fused, fp32, --plan measure (no wisdom file)
+  std::string measured_azimuth, measure_note;  // the sixth run: fused, fp32, --plan measure (no wisdom file)
+  std::string fused_azimuth;                    // the first run's azimuth engine
   bool transposed = false, range_by_cufft = false;
   // The fifth run: the fused pipeline with --precision fp16-storage (where it applies).
   const bool fp16_applies = cuda::own_fft_supports(static_cast<int>(nfft_lin)) && cuda::column_fft_supports(static_cast<int>(na));
@@ -345,8 +346,13 @@ std::string bench_cuda(const CudaBenchOptions& o) {
     fo.fft_planning = pi == 5 ? FftPlanning::measure : FftPlanning::estimate;
     fo.wisdom_path = "-";
     cuda::CudaRda rda(radar, na, nr, fo, pi == 7 || pi == 9 ? nfft_nice : nfft_lin);
-    if (pi == 5) measured_azimuth = rda.azimuth_fft_name();
+    if (pi == 5) {
+      measured_azimuth = rda.azimuth_fft_name();
+      const std::size_t at = rda.notes.find("azimuth FFTs: ");
+      if (at != std::string::npos) measure_note = rda.notes.substr(at, rda.notes.find('\n', at) - at);
+    }
     if (pi == 0) {
+      fused_azimuth = rda.azimuth_fft_name();
       transposed = rda.azimuth_transposed();
       range_by_cufft = rda.range_by_cufft();
     }
@@ -371,9 +377,9 @@ std::string bench_cuda(const CudaBenchOptions& o) {
     double bytes;
     const char* engine;
   } stages[] = {{"1 range FFT x H_r", &StageTimes::range_compress, sc + w, range_by_cufft ? "cuFFT + kernels" : "own kernel"},
-                {"2 azimuth FFT", &StageTimes::azimuth_fft, 2 * w, transposed ? "T+cuFFT+T" : "cuFFT (strided)"},
+                {"2 azimuth FFT", &StageTimes::azimuth_fft, 2 * w, fused_azimuth.c_str()},
                 {"3 SRC, IFFT, RCMC, az filter", &StageTimes::range_doppler, w + sc, range_by_cufft ? "cuFFT + kernels" : "own kernel"},
-                {"4 azimuth IFFT", &StageTimes::azimuth_ifft, 2 * sc, transposed ? "T+cuFFT+T" : "cuFFT (strided)"}};
+                {"4 azimuth IFFT", &StageTimes::azimuth_ifft, 2 * sc, fused_azimuth.c_str()}};
   std::snprintf(line, sizeof line,
                 "whole RDA (range FFT %zu, SRC on): fused pipeline vs cufft-unfused (cufft-callback total below)\n",
                 nfft_lin);
@@ -430,7 +436,8 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   std::snprintf(line, sizeof line, "  fused with --plan measure (azimuth FFTs: %s): total %.3f ms (%.2fx the estimate plan)\n",
                 measured_azimuth.c_str(), med[5].total * 1e3, tf / (med[5].total * 1e3));
   out << line;
-  js["rda"]["plan_measure"] = {{"azimuth_fft", measured_azimuth}, {"fused_ms", med[5].total * 1e3}};
+  if (!measure_note.empty()) out << "    " << measure_note << "\n";
+  js["rda"]["plan_measure"] = {{"azimuth_fft", measured_azimuth}, {"fused_ms", med[5].total * 1e3}, {"note", measure_note}};
   if (nice_applies) {
     std::snprintf(line, sizeof line,
                   "  fused at the smallest nice range FFT length %zu instead of %zu: total %.3f ms (%.2fx); "

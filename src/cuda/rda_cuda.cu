@@ -94,8 +94,17 @@ AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, ColumnK
     throw Error("azimuth FFT: the column kernel takes a power-of-two line count in 256..16384, not " + std::to_string(lines));
 }
 
+AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, TwoStep two_step, cudaStream_t stream)
+    : lines_(lines), cols_(cols), in_pitch_(in_pitch), out_pitch_(out_pitch), stream_(stream),
+      twiddles_(two_step.twiddles), part_twiddles_(two_step.part_twiddles) {
+  if (!two_step_column_fft_supports(lines))
+    throw Error("azimuth FFT: the two-step column FFT takes 16 x a power of two in 256..4096 lines, not " +
+                std::to_string(lines));
+}
+
 AzimuthFft& AzimuthFft::operator=(AzimuthFft&& o) noexcept {
   std::swap(twiddles_, o.twiddles_);
+  std::swap(part_twiddles_, o.part_twiddles_);
   std::swap(plan_, o.plan_);
   std::swap(lines_, o.lines_);
   std::swap(cols_, o.cols_);
@@ -111,6 +120,11 @@ AzimuthFft::~AzimuthFft() {
 }
 
 void AzimuthFft::exec(const float2* in, float2* out, int direction) {
+  if (part_twiddles_) {
+    launch_two_step_column_fft(lines_, in, in_pitch_, out, out_pitch_, cols_, direction == CUFFT_INVERSE, twiddles_,
+                               part_twiddles_, stream_);
+    return;
+  }
   if (twiddles_) {
     launch_column_fft(lines_, 1024, in, in_pitch_, out, out_pitch_, cols_, direction == CUFFT_INVERSE, twiddles_, stream_);
     return;
@@ -276,12 +290,24 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
     az_scratch_.resize(lines * nfft);
     if (!transposing_is_faster(a, n)) az_scratch_.resize(0);
   }
-  const bool own_columns = is_power_of_two(a) && options.fft_planning == FftPlanning::measure &&
-                           column_fft_supports(a) && own_columns_are_faster(a, n);
+  const AzimuthEngine engine = is_power_of_two(a) ? choose_azimuth_engine(a, n) : AzimuthEngine::cufft_strided;
   auto azimuth = [&](int cols, int in_pitch, int out_pitch) {
-    return own_columns ? AzimuthFft(a, cols, in_pitch, out_pitch, AzimuthFft::ColumnKernel{az_twiddles_.get()}, stream_)
-                       : AzimuthFft(a, cols, in_pitch, out_pitch, az_scratch_.get(), stream_);
+    switch (engine) {
+      case AzimuthEngine::two_step:
+        return AzimuthFft(a, cols, in_pitch, out_pitch, AzimuthFft::TwoStep{az_twiddles_.get(), az_part_twiddles_.get()},
+                          stream_);
+      case AzimuthEngine::own_columns:
+        return AzimuthFft(a, cols, in_pitch, out_pitch, AzimuthFft::ColumnKernel{az_twiddles_.get()}, stream_);
+      default: return AzimuthFft(a, cols, in_pitch, out_pitch, az_scratch_.get(), stream_);
+    }
   };
+  if (engine != AzimuthEngine::cufft_strided && az_twiddles_.size() == 0) upload(az_twiddles_, fft_twiddle_table(a));
+  if (engine == AzimuthEngine::two_step) {  // pass 3 finds each Doppler row where the forward left it
+    if (az_part_twiddles_.size() == 0) upload(az_part_twiddles_, fft_twiddle_table(a / 16));
+    std::vector<core::DopplerRow> permuted(az.rows.size());
+    for (int r = 0; r < a; ++r) permuted[r] = az.rows[two_step_spectrum_bin(r, a)];
+    upload(rows_, permuted);
+  }
   az_fwd_ = azimuth(n, n, n);
   if (options.pipeline == Pipeline::fused && !range_by_cufft_) {
     az_inv_ = azimuth(c, n, c);
@@ -325,13 +351,32 @@ bool CudaRda::transposing_is_faster(int a, int n) {
   return time_azimuth(transposing) < time_azimuth(strided);
 }
 
-bool CudaRda::own_columns_are_faster(int a, int n) {
-  upload(az_twiddles_, fft_twiddle_table(a));
+CudaRda::AzimuthEngine CudaRda::choose_azimuth_engine(int a, int n) {
+  // The two-step FFT leaves the spectrum's rows permuted, which only the fused FP32 chain's pass 3 follows.
+  const bool two_step = options.pipeline == Pipeline::fused && !range_by_cufft_ && two_step_column_fft_supports(a);
+  const bool columns = column_fft_supports(a);
+  if (options.fft_planning == FftPlanning::estimate) {
+    if (!two_step || a < kTwoStepMinLines) return AzimuthEngine::cufft_strided;
+    notes += "azimuth FFTs: two-step columns (16 x " + std::to_string(a / 16) + "-point column passes)\n";
+    return AzimuthEngine::two_step;
+  }
+  if (!two_step && !columns) return AzimuthEngine::cufft_strided;
+  upload(az_twiddles_, fft_twiddle_table(a));  // the candidates' tables, kept for the one chosen
+  if (two_step) upload(az_part_twiddles_, fft_twiddle_table(a / 16));
   gpu::FftDesc key;  // the wisdom's key: the forward azimuth FFT of this plan's work array
   key.n = a;
   key.batch = n;
   key.stride = n;
   key.dist = 1;
+  // The wisdom names engines by FFT variant: the two-step FFT is a four-step split without its transpose.
+  auto variant_of = [](AzimuthEngine e) {
+    return e == AzimuthEngine::two_step      ? gpu::FftVariant::four_step
+           : e == AzimuthEngine::own_columns ? gpu::FftVariant::stockham16
+                                             : gpu::FftVariant::cufft;
+  };
+  auto name_of = [](AzimuthEngine e) {
+    return e == AzimuthEngine::two_step ? "two-step columns" : e == AzimuthEngine::own_columns ? "own column kernel" : "cuFFT (strided)";
+  };
   cudaDeviceProp prop{};
   int dev = 0;
   SARFUSE_CUDA(cudaGetDevice(&dev));
@@ -340,22 +385,36 @@ bool CudaRda::own_columns_are_faster(int a, int n) {
   gpu::FftWisdom wisdom(use_wisdom ? (options.wisdom_path.empty() ? gpu::FftWisdom::default_path() : options.wisdom_path) : "");
   gpu::FftVariant v;
   if (use_wisdom && wisdom.lookup(prop.name, key, &v)) {
-    notes += std::string("azimuth FFTs: ") + (v == gpu::FftVariant::stockham16 ? "own column kernel" : "cuFFT (strided)") +
-             " (wisdom " + wisdom.path() + ")\n";
-    return v == gpu::FftVariant::stockham16;
+    for (AzimuthEngine e : {AzimuthEngine::two_step, AzimuthEngine::own_columns, AzimuthEngine::cufft_strided})
+      if (variant_of(e) == v && (e != AzimuthEngine::two_step || two_step) && (e != AzimuthEngine::own_columns || columns)) {
+        notes += std::string("azimuth FFTs: ") + name_of(e) + " (wisdom " + wisdom.path() + ")\n";
+        return e;
+      }
   }
-  AzimuthFft strided(a, n, n, n, nullptr, stream_), own(a, n, n, n, AzimuthFft::ColumnKernel{az_twiddles_.get()}, stream_);
-  const float t_cufft = time_azimuth(strided), t_own = time_azimuth(own);
-  const bool faster = t_own < t_cufft;
-  char line[200];
-  std::snprintf(line, sizeof line, "azimuth FFTs: %s (fft_planning measure: own column kernel %.3f ms, cuFFT strided %.3f ms)\n",
-                faster ? "own column kernel" : "cuFFT (strided)", t_own, t_cufft);
-  notes += line;
+  AzimuthEngine best = AzimuthEngine::cufft_strided;
+  float best_ms = 0.0f;
+  std::string timings;
+  auto consider = [&](AzimuthEngine e, AzimuthFft f) {
+    const float ms = time_azimuth(f);
+    char t[80];
+    std::snprintf(t, sizeof t, "%s%s %.3f ms", timings.empty() ? "" : ", ", name_of(e), ms);
+    timings += t;
+    if (e == AzimuthEngine::cufft_strided || ms < best_ms) {
+      best = e;
+      best_ms = ms;
+    }
+  };
+  consider(AzimuthEngine::cufft_strided, AzimuthFft(a, n, n, n, nullptr, stream_));
+  if (columns) consider(AzimuthEngine::own_columns, AzimuthFft(a, n, n, n, AzimuthFft::ColumnKernel{az_twiddles_.get()}, stream_));
+  if (two_step)
+    consider(AzimuthEngine::two_step,
+             AzimuthFft(a, n, n, n, AzimuthFft::TwoStep{az_twiddles_.get(), az_part_twiddles_.get()}, stream_));
+  notes += std::string("azimuth FFTs: ") + name_of(best) + " (fft_planning measure: " + timings + ")\n";
   if (use_wisdom) {
-    wisdom.remember(prop.name, key, faster ? gpu::FftVariant::stockham16 : gpu::FftVariant::cufft, std::min(t_own, t_cufft));
+    wisdom.remember(prop.name, key, variant_of(best), best_ms);
     wisdom.save();
   }
-  return faster;
+  return best;
 }
 
 CudaRda::~CudaRda() {

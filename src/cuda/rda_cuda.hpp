@@ -18,22 +18,31 @@
 
 namespace sarfuse::cuda {
 
-// Azimuth FFTs of `cols` columns of a row-major array, one of two ways: cuFFT on the strided columns,
-// or transpose -> contiguous batched cuFFT -> transpose. Strided cuFFT ran near half the copy rate at
-// 4096 lines but at 6 % at 30000 lines, where the three full-rate passes cost a third as much; at
-// 1536 lines strided was faster again. So the plan measures both (like FFTW_MEASURE) when the line
-// count is not a power of two, and keeps the faster.
+// Azimuth FFTs of `cols` columns of a row-major array, one of four ways: cuFFT on the strided columns;
+// transpose -> contiguous batched cuFFT -> transpose; the project's column-tile kernel; or the two-step
+// column FFT (two column passes at the copy rate, spectrum rows permuted: launch_two_step_column_fft).
+// Strided cuFFT ran near half the copy rate at 4096 lines but at 6 % at 30000 lines, where the three
+// full-rate passes cost a third as much; at 1536 lines strided was faster again. So the plan measures
+// the candidates (like FFTW_MEASURE) where no built-in rule decides, and keeps the fastest.
 class AzimuthFft {
  public:
   AzimuthFft() = default;
   // scratch == nullptr: strided; else transposing through scratch (cols x lines).
   AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, float2* scratch, cudaStream_t stream);
   // The project's column-tile kernel (cuda/fft/column_fft.cu; lines a power of two 256..16384);
-  // column_twiddles: fft_twiddle_table(lines) on the device, owned by the caller.
+  // twiddles: fft_twiddle_table(lines) on the device, owned by the caller.
   struct ColumnKernel {
     const float2* twiddles;
   };
   AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, ColumnKernel columns, cudaStream_t stream);
+  // The two-step column FFT (lines 16 x a power of two 256..4096); twiddles: fft_twiddle_table(lines),
+  // part_twiddles: fft_twiddle_table(lines / 16), owned by the caller. The forward's rows come out in
+  // two_step_spectrum_bin order, which the inverse takes.
+  struct TwoStep {
+    const float2* twiddles;
+    const float2* part_twiddles;
+  };
+  AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, TwoStep two_step, cudaStream_t stream);
   AzimuthFft(const AzimuthFft&) = delete;
   AzimuthFft& operator=(const AzimuthFft&) = delete;
   AzimuthFft(AzimuthFft&& o) noexcept { *this = std::move(o); }
@@ -41,15 +50,19 @@ class AzimuthFft {
   ~AzimuthFft();
   void exec(const float2* in, float2* out, int direction);
   bool transposed() const { return scratch_ != nullptr; }
-  bool own_columns() const { return twiddles_ != nullptr; }
-  const char* name() const { return own_columns() ? "own column kernel" : transposed() ? "T+cuFFT+T" : "cuFFT (strided)"; }
+  bool own_columns() const { return twiddles_ != nullptr && part_twiddles_ == nullptr; }
+  bool two_step() const { return part_twiddles_ != nullptr; }
+  const char* name() const {
+    return two_step() ? "two-step columns" : own_columns() ? "own column kernel" : transposed() ? "T+cuFFT+T" : "cuFFT (strided)";
+  }
 
  private:
   cufftHandle plan_ = 0;
   int lines_ = 0, cols_ = 0, in_pitch_ = 0, out_pitch_ = 0;
   float2* scratch_ = nullptr;  // cols x lines, when transposing
   cudaStream_t stream_ = nullptr;
-  const float2* twiddles_ = nullptr;  // own column kernel
+  const float2* twiddles_ = nullptr;       // own column kernel, two-step
+  const float2* part_twiddles_ = nullptr;  // two-step
 };
 
 class CudaRda final : public PlanImpl {
@@ -87,12 +100,18 @@ class CudaRda final : public PlanImpl {
   // True when the range steps run through cuFFT although the fused pipeline was asked for (a range
   // FFT longer than one block of the row kernel holds).
   bool range_by_cufft() const { return range_by_cufft_; }
+  // --plan estimate's rule: the two-step column FFT from this many (power-of-two) lines (measured
+  // faster than cuFFT strided from 8192 to 65536 lines, slower at 4096; docs/performance.md).
+  static constexpr int kTwoStepMinLines = 8192;
 
  private:
   bool transposing_is_faster(int lines, int cols);
-  // --plan measure, power-of-two lines: times cuFFT's strided azimuth FFT against the column kernel on
-  // the work array and keeps the faster (remembered in the wisdom file, like gpu::FftPlan's choices).
-  bool own_columns_are_faster(int lines, int cols);
+  // The azimuth FFTs' engine at power-of-two lines. --plan estimate: the two-step column FFT from
+  // kTwoStepMinLines lines in the fused FP32 chain, else cuFFT strided; --plan measure: times the
+  // candidates on the work array and keeps the fastest (remembered in the wisdom file, like
+  // gpu::FftPlan's choices).
+  enum class AzimuthEngine { cufft_strided, own_columns, two_step };
+  AzimuthEngine choose_azimuth_engine(int lines, int cols);
   // Median of 3 timed forward azimuth FFTs of the work array, after a warm-up, ms.
   float time_azimuth(AzimuthFft& f);
   void run_fused(SampleType type, const void* d_raw, float2* d_out);
@@ -127,7 +146,7 @@ class CudaRda final : public PlanImpl {
   int column_threads_ = 512;
   DeviceBuffer<float> row_factor1_, row_factor3_;
   DeviceBuffer<unsigned> spectrum_max_;
-  DeviceBuffer<float2> az_twiddles_;
+  DeviceBuffer<float2> az_twiddles_, az_part_twiddles_;
   int taps_ = 8, fractions_ = 2048;
   float sinc_abs_sum_ = 1.0f;
   SincTableView sinc() const { return {sinc_.get(), taps_, fractions_, sinc_abs_sum_}; }

@@ -27,3 +27,48 @@ TEST(CudaAzimuth, StridedAndTransposingAgreeWithFloat64) {
     EXPECT_LT(test::rel_l2(g, ref), 2e-6) << (transposing ? "transposing" : "strided");
   }
 }
+
+// The two-step column FFT: its forward leaves bin two_step_spectrum_bin(r) at row r (checked against a
+// float64 DFT of every column), and its inverse takes that order back to lines x the input.
+TEST(CudaAzimuth, TwoStepColumnsAgreeWithFloat64InTheirRowOrderAndInvert) {
+  REQUIRE_GPU();
+  for (int lines : {4096, 8192}) {
+    SCOPED_TRACE(std::to_string(lines) + " lines");
+    const int cols = 5, pitch = 8, spectrum_pitch = 6;  // pitches wider than the columns, as in the chain
+    const auto x = test::random_complex(static_cast<std::size_t>(lines) * pitch, 22 + lines);
+    std::vector<std::vector<std::complex<double>>> ref(cols);
+    for (int c = 0; c < cols; ++c) {
+      std::vector<std::complex<double>> col(lines);
+      for (int i = 0; i < lines; ++i) col[i] = std::complex<double>(std::complex<float>(x[i * pitch + c]));
+      ref[c] = test::direct_dft(col, -1);
+    }
+    auto d_in = to_device(to_f2(x));
+    auto tw = to_device(cuda::fft_twiddle_table(lines)), part = to_device(cuda::fft_twiddle_table(lines / 16));
+    DeviceBuffer<float2> spectrum(static_cast<std::size_t>(lines) * spectrum_pitch), back(static_cast<std::size_t>(lines) * cols);
+    cuda::AzimuthFft forward(lines, cols, pitch, spectrum_pitch, cuda::AzimuthFft::TwoStep{tw.get(), part.get()}, nullptr);
+    cuda::AzimuthFft inverse(lines, cols, spectrum_pitch, cols, cuda::AzimuthFft::TwoStep{tw.get(), part.get()}, nullptr);
+    EXPECT_TRUE(forward.two_step());
+    poison(spectrum);
+    poison(back);
+    forward.exec(d_in.get(), spectrum.get(), CUFFT_FORWARD);
+    inverse.exec(spectrum.get(), back.get(), CUFFT_INVERSE);
+    SARFUSE_CUDA(cudaDeviceSynchronize());
+    const auto s = to_host(spectrum), b = to_host(back);
+    expect_all_finite(b, "two-step inverse");
+    std::vector<std::complex<double>> got, want, round, input;
+    std::vector<bool> seen(lines, false);
+    for (int r = 0; r < lines; ++r) {
+      const int bin = cuda::two_step_spectrum_bin(r, lines);
+      ASSERT_TRUE(bin >= 0 && bin < lines && !seen[bin]) << "row " << r << " -> bin " << bin;
+      seen[bin] = true;
+      for (int c = 0; c < cols; ++c) {
+        got.emplace_back(s[r * spectrum_pitch + c].x, s[r * spectrum_pitch + c].y);
+        want.push_back(ref[c][bin]);
+        round.emplace_back(b[r * cols + c].x / lines, b[r * cols + c].y / lines);
+        input.emplace_back(std::complex<float>(x[r * pitch + c]));
+      }
+    }
+    EXPECT_LT(test::rel_l2(got, want), 2e-6) << "forward";
+    EXPECT_LT(test::rel_l2(round, input), 2e-6) << "inverse of the forward";
+  }
+}

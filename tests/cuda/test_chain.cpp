@@ -449,3 +449,50 @@ TEST(CudaFocusRows, KeptRowsAndComplex32AreTheHostRowsAndTheirEncoding) {
     EXPECT_NE(std::string(e.what()).find("a CPU plan hands back complex64 rows"), std::string::npos) << e.what();
   }
 }
+
+// The two-step azimuth FFT leaves the Doppler rows permuted between passes 2 and 3 (pass 3 reads its
+// row table in that order). --plan estimate takes it from CudaRda::kTwoStepMinLines lines; below that
+// the wisdom file forces it. Both focus like the CPU in fp64, with every row in the processed band and
+// with a 40 % band (the rows skipped by their permuted place).
+TEST(CudaPlanner, TwoStepAzimuthFftFocusesLikeTheCpuFp64) {
+  REQUIRE_GPU();
+  const std::string dir = test::temp_dir("two_step_wisdom");
+  for (int lines : {cuda::CudaRda::kTwoStepMinLines, 4096}) {
+    ParamsFile p = test::squinted_satellite_scene();
+    p.scene->azimuth_lines = static_cast<std::size_t>(lines);
+    const ComplexImage raw = simulate(p.radar, *p.scene);
+    for (double band : {0.0, 0.4 * p.radar.prf_hz}) {
+      SCOPED_TRACE(std::to_string(lines) + " lines, band " + std::to_string(band));
+      FocusOptions o = cuda_options();
+      o.azimuth_bandwidth_hz = band;
+      if (lines < cuda::CudaRda::kTwoStepMinLines) {
+        o.fft_planning = FftPlanning::measure;
+        o.wisdom_path = dir + "/wisdom.json";
+        o.range_fft_size = 2048;
+        gpu::FftDesc key;
+        key.n = lines;
+        key.batch = key.stride = 2048;
+        key.dist = 1;
+        std::filesystem::remove(o.wisdom_path);
+        gpu::FftWisdom w(o.wisdom_path);
+        w.remember(cuda::devices().at(0).name, key, gpu::FftVariant::four_step, 1.0);
+        w.save();
+      }
+      Plan gpu = make_plan(p.radar, raw.lines(), raw.samples(), o);
+      EXPECT_NE(gpu.notes().find("two-step columns"), std::string::npos) << gpu.notes();
+      FocusOptions oc;
+      oc.backend = Backend::cpu;
+      oc.precision = Precision::fp64;
+      oc.azimuth_bandwidth_hz = band;
+      oc.range_fft_size = gpu.range_fft_size();
+      const ComplexImage ref = focus_with(p.radar, view_of(raw), oc);
+      ComplexImage slc(raw.lines(), raw.samples());
+      for (std::size_t k = 0; k < slc.size(); ++k) slc.data()[k] = {NAN, NAN};
+      gpu.focus(view_of(raw), slc);
+      const double e = relative_l2(slc, ref);
+      std::printf("two-step azimuth FFTs, %d lines, band %.0f Hz: relative L2 vs CPU fp64 %.3e\n", lines, band, e);
+      EXPECT_LT(e, 1e-5);
+    }
+  }
+  std::filesystem::remove_all(dir);
+}

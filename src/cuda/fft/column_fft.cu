@@ -3,7 +3,8 @@
 // register-resident radix-16 Stockham passes as the row kernels (block_fft.cuh). Threads are numbered
 // column-fastest, so a warp's load of one "row slice" touches Cols adjacent elements of 32 / Cols rows:
 // whole 32-byte sectors for complex64 once Cols >= 4, and neighbouring blocks share the rest through
-// L2. Elements may be complex64 or FP16 (storage.hpp) on either side; the arithmetic is FP32.
+// L2. Elements may be complex64 or FP16 (storage.hpp) on either side; the arithmetic is FP32. A
+// second grid dimension takes groups of N rows one after another (the two-step column FFT's batch).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -21,9 +22,9 @@ namespace {
 
 using fft::C32;
 
-template <int N, int Threads>
+template <int N, int Threads, int Elems = 16>
 struct ColumnShape {
-  static constexpr int E = 16;
+  static constexpr int E = Elems;
   static constexpr int T = N / E;  // threads per column
   static constexpr int cols = T >= Threads ? 1 : Threads / T;
   // Columns' shared-memory slices start 16 / cols slots apart modulo 16, so the cols groups of a
@@ -32,16 +33,19 @@ struct ColumnShape {
   static constexpr int smem_bytes = cols * slots * static_cast<int>(sizeof(C32));
 };
 
-// HalfMath: the butterflies in FP16 arithmetic (--precision fp16; storage.cuh).
-template <int N, int Threads, class In, class Out, bool HalfMath = false>
-__global__ void __launch_bounds__(ColumnShape<N, Threads>::cols * ColumnShape<N, Threads>::T)
+// HalfMath: the butterflies in FP16 arithmetic (--precision fp16; storage.cuh). MinBlocks: the blocks a SM
+// must hold (the registers' budget). E: points a thread.
+template <int N, int Threads, class In, class Out, bool HalfMath = false, int MinBlocks = 1, int E = 16>
+__global__ void __launch_bounds__(ColumnShape<N, Threads, E>::cols * ColumnShape<N, Threads, E>::T, MinBlocks)
     column_fft_kernel(const In* in, int in_pitch, Out* out, int out_pitch, int cols, bool inverse,
                       ColumnScaling scaling, const float2* __restrict__ tw) {
-  using S = ColumnShape<N, Threads>;
+  using S = ColumnShape<N, Threads, E>;
   extern __shared__ C32 smem[];
   const int g = static_cast<int>(threadIdx.x) % S::cols, tid = static_cast<int>(threadIdx.x) / S::cols;
   const int col = static_cast<int>(blockIdx.x) * S::cols + g;
   const bool active = col < cols;
+  in += static_cast<std::size_t>(blockIdx.y) * N * in_pitch;
+  out += static_cast<std::size_t>(blockIdx.y) * N * out_pitch;
   C32* s = smem + g * S::slots;
   C32 v[S::E];
 #pragma unroll
@@ -82,37 +86,47 @@ __global__ void __launch_bounds__(ColumnShape<N, Threads>::cols * ColumnShape<N,
   }
 }
 
-template <int N, int Threads, class In, class Out, bool HalfMath>
+template <int N, int Threads, class In, class Out, bool HalfMath, int MinBlocks = 1, int E = 16>
 void launch_columns_as(const In* in, int in_pitch, Out* out, int out_pitch, int cols, bool inverse,
-                       const ColumnScaling& scaling, const float2* tw, cudaStream_t stream) {
-  using S = ColumnShape<N, Threads>;
-  const void* k = reinterpret_cast<const void*>(&column_fft_kernel<N, Threads, In, Out, HalfMath>);
+                       const ColumnScaling& scaling, const float2* tw, int groups, cudaStream_t stream) {
+  using S = ColumnShape<N, Threads, E>;
+  const void* k = reinterpret_cast<const void*>(&column_fft_kernel<N, Threads, In, Out, HalfMath, MinBlocks, E>);
   SARFUSE_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, S::smem_bytes));
-  const unsigned grid = static_cast<unsigned>((cols + S::cols - 1) / S::cols);
-  column_fft_kernel<N, Threads, In, Out, HalfMath><<<grid, S::cols * S::T, S::smem_bytes, stream>>>(
+  const dim3 grid(static_cast<unsigned>((cols + S::cols - 1) / S::cols), static_cast<unsigned>(groups));
+  column_fft_kernel<N, Threads, In, Out, HalfMath, MinBlocks, E><<<grid, S::cols * S::T, S::smem_bytes, stream>>>(
       in, in_pitch, out, out_pitch, cols, inverse, scaling, tw);
   SARFUSE_LAUNCHED("column_fft");
 }
 
 template <int N, int Threads, class In, class Out>
 void launch_columns(const In* in, int in_pitch, Out* out, int out_pitch, int cols, bool inverse,
-                    const ColumnScaling& scaling, const float2* tw, cudaStream_t stream) {
+                    const ColumnScaling& scaling, const float2* tw, int groups, cudaStream_t stream) {
+  constexpr int min_blocks = Threads == 256 ? 2 : 1;
   if constexpr (std::is_same_v<In, __half2>) {  // FP16 arithmetic only where the scene is stored in FP16
     if (scaling.half_math) {
-      launch_columns_as<N, Threads, In, Out, true>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw, stream);
+      launch_columns_as<N, Threads, In, Out, true, min_blocks>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw,
+                                                               groups, stream);
       return;
     }
   }
-  launch_columns_as<N, Threads, In, Out, false>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw, stream);
+  launch_columns_as<N, Threads, In, Out, false, min_blocks>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw,
+                                                            groups, stream);
 }
 
 template <class In, class Out>
 void dispatch_columns(int lines, int threads, const In* in, int in_pitch, Out* out, int out_pitch, int cols,
-                      bool inverse, const ColumnScaling& scaling, const float2* tw, cudaStream_t stream) {
+                      bool inverse, const ColumnScaling& scaling, const float2* tw, int groups, cudaStream_t stream) {
   auto go = [&]<int N>() {
-    if (threads == 1024) launch_columns<N, 1024>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw, stream);
-    else if (threads == 512) launch_columns<N, 512>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw, stream);
-    else throw Error("column FFT: threads per block must be 512 or 1024 (got " + std::to_string(threads) + ")");
+    if (threads == 1024) launch_columns<N, 1024>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw, groups, stream);
+    else if (threads == 512) launch_columns<N, 512>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw, groups, stream);
+    else if constexpr (N <= 4096) {
+      if (threads == 256 && !std::is_same_v<In, __half2>)
+        launch_columns<N, 256>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw, groups, stream);
+      else
+        throw Error("column FFT: threads per block must be 512 or 1024, or 256 for complex64 (got " + std::to_string(threads) + ")");
+    } else {
+      throw Error("column FFT: threads per block must be 512 or 1024 above 4096 lines (got " + std::to_string(threads) + ")");
+    }
   };
   fft::dispatch_pow2<256, 16384>(lines, "column FFT: lines", go);
 }
@@ -122,18 +136,19 @@ void dispatch_columns(int lines, int threads, const In* in, int in_pitch, Out* o
 bool column_fft_supports(int lines) { return own_fft_supports(lines); }  // powers of two only
 
 void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
-                       bool inverse, const float2* twiddles, cudaStream_t stream, const ColumnScaling& scaling) {
-  dispatch_columns(lines, threads, in, in_pitch, out, out_pitch, cols, inverse, scaling, twiddles, stream);
+                       bool inverse, const float2* twiddles, cudaStream_t stream, const ColumnScaling& scaling,
+                       int groups) {
+  dispatch_columns(lines, threads, in, in_pitch, out, out_pitch, cols, inverse, scaling, twiddles, groups, stream);
 }
 
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, __half2* out, int out_pitch, int cols,
                        bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream) {
-  dispatch_columns(lines, threads, in, in_pitch, out, out_pitch, cols, inverse, scaling, twiddles, stream);
+  dispatch_columns(lines, threads, in, in_pitch, out, out_pitch, cols, inverse, scaling, twiddles, 1, stream);
 }
 
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, float2* out, int out_pitch, int cols,
                        bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream) {
-  dispatch_columns(lines, threads, in, in_pitch, out, out_pitch, cols, inverse, scaling, twiddles, stream);
+  dispatch_columns(lines, threads, in, in_pitch, out, out_pitch, cols, inverse, scaling, twiddles, 1, stream);
 }
 
 }  // namespace sarfuse::cuda

@@ -1,0 +1,167 @@
+// Experiment (issue 20): the two-step column FFT (cuda/fft/two_step_column_fft.cu) taken apart at the
+// RDA's azimuth shapes: each of its passes alone, the m-point column pass at other block shapes and
+// register budgets, against cuFFT strided and the device-to-device copy of the same bytes, in one
+// process; the product's forward checked against a float64 FFT of a few columns (rows in its order).
+//   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr \
+//     scripts/experiments/two_step_columns.cu -lcufft -o tsc && ./tsc 8192 16384
+// Arguments: lines (column length, 16 x 256..16 x 4096) and columns (= the row pitch).
+#include "column_case.hpp"
+#include "cuda/fft/column_fft.cu"
+#include "cuda/fft/two_step_column_fft.cu"
+
+namespace sarfuse::cuda {
+bool own_fft_supports(int n) { return n >= 256 && n <= 16384 && (n & (n - 1)) == 0; }
+}  // namespace sarfuse::cuda
+
+using namespace sarfuse::cuda;
+
+template <class K>
+void print_resources(const char* name, K kernel) {
+  cudaFuncAttributes a{};
+  CK(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel)));
+  std::printf("    %-56s %d registers, %zu B local\n", name, a.numRegs, a.localSizeBytes);
+}
+
+template <int M>
+void column_pass_variants(Bench& bench, const ColumnCase& c, const float2* dtw_m) {
+  auto time = [&](const char* name, auto launch) {
+    bench.report(name, bench.tm.median_ms([&] { launch(); }, 20));
+  };
+  char name[120];
+#define VARIANT(THREADS, MINB, E)                                                                                \
+  std::snprintf(name, sizeof name, "  %d-point column pass, %d points x %d threads, %d block(s) a SM", M, E, THREADS, MINB); \
+  time(name, [&] {                                                                                             \
+    launch_columns_as<M, THREADS, float2, float2, false, MINB, E>(c.dy, c.cols, c.dy, c.cols, c.cols, false,    \
+                                                               ColumnScaling{}, dtw_m, 16, nullptr);          \
+  });                                                                                                          \
+  print_resources(name, &column_fft_kernel<M, THREADS, float2, float2, false, MINB, E>);
+  VARIANT(512, 1, 16)
+  VARIANT(256, 2, 16)
+  VARIANT(512, 2, 8)
+  if constexpr (M <= 1024) { VARIANT(256, 4, 8) }
+#undef VARIANT
+}
+
+// The m-point pass by cuFFT instead: one strided plan (m points down `cols` columns), run on each group.
+void cufft_column_pass(Bench& bench, float2* d, int m, int cols) {
+  cufftHandle plan;
+  int len = m, embed = m;
+  if (cufftPlanMany(&plan, 1, &len, &embed, cols, 1, &embed, cols, 1, CUFFT_C2C, cols) != CUFFT_SUCCESS) std::exit(1);
+  auto run = [&] {
+    for (int g = 0; g < 16; ++g) {
+      auto* p = reinterpret_cast<cufftComplex*>(d + static_cast<std::size_t>(g) * m * cols);
+      if (cufftExecC2C(plan, p, p, CUFFT_FORWARD) != CUFFT_SUCCESS) std::exit(1);
+    }
+  };
+  char name[100];
+  std::snprintf(name, sizeof name, "  %d-point column pass by cuFFT strided (16 groups)", m);
+  bench.report(name, bench.tm.median_ms(run, 20));
+  cufftDestroy(plan);
+}
+
+// Lines that are 16 x a non-power-of-two m: the 16-point pass (any m) + cuFFT's m-point pass, checked
+// on two columns against a float64 DFT, beside cuFFT strided and cuFFT on contiguous (transposed) lines.
+int generic(int lines, int cols) {
+  const int m = lines / 16;
+  std::printf("== %d lines x %d columns (16 x %d, m not a power of two)\n", lines, cols, m);
+  const std::size_t size = static_cast<std::size_t>(lines) * cols;
+  std::vector<float2> x(size), tw(lines);
+  std::mt19937 rng(5);
+  std::normal_distribution<float> g;
+  for (auto& v : x) v = make_float2(g(rng), g(rng));
+  for (int k = 0; k < lines; ++k) tw[k] = make_float2(std::cos(-2 * M_PI * k / lines), std::sin(-2 * M_PI * k / lines));
+  float2 *dx, *dy, *dtw;
+  CK(cudaMalloc(&dx, size * 8));
+  CK(cudaMalloc(&dy, size * 8));
+  CK(cudaMalloc(&dtw, lines * 8));
+  CK(cudaMemcpy(dx, x.data(), size * 8, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(dtw, tw.data(), lines * 8, cudaMemcpyHostToDevice));
+  Bench bench(dy, dx, size * 8);
+  cufftHandle strided, contiguous;
+  int len = lines, embed = lines;
+  if (cufftPlanMany(&strided, 1, &len, &embed, cols, 1, &embed, cols, 1, CUFFT_C2C, cols) != CUFFT_SUCCESS) return 1;
+  if (cufftPlanMany(&contiguous, 1, &len, &embed, 1, lines, &embed, 1, lines, CUFFT_C2C, cols) != CUFFT_SUCCESS) return 1;
+  bench.report("cuFFT strided", bench.tm.median_ms([&] {
+    cufftExecC2C(strided, reinterpret_cast<cufftComplex*>(dx), reinterpret_cast<cufftComplex*>(dy), CUFFT_FORWARD);
+  }, 20));
+  bench.report("cuFFT on contiguous lines (the transposing path without its two transposes)", bench.tm.median_ms([&] {
+    cufftExecC2C(contiguous, reinterpret_cast<cufftComplex*>(dx), reinterpret_cast<cufftComplex*>(dy), CUFFT_FORWARD);
+  }, 20));
+  auto step_a = [&] { launch_sixteen_point_columns(false, dx, cols, dy, cols, cols, m, dtw, nullptr); };
+  bench.report("  16-point pass alone", bench.tm.median_ms(step_a, 20));
+  cufft_column_pass(bench, dy, m, cols);
+  // check: the 16-point pass then the cuFFT pass, two columns against a float64 DFT (bin k1 + 16 k2 at row k1 m + k2)
+  CK(cudaMemset(dy, 0xff, size * 8));
+  step_a();
+  {
+    cufftHandle plan;
+    int lm = m, em = m;
+    if (cufftPlanMany(&plan, 1, &lm, &em, cols, 1, &em, cols, 1, CUFFT_C2C, cols) != CUFFT_SUCCESS) return 1;
+    for (int gi = 0; gi < 16; ++gi) {
+      auto* p = reinterpret_cast<cufftComplex*>(dy + static_cast<std::size_t>(gi) * m * cols);
+      cufftExecC2C(plan, p, p, CUFFT_FORWARD);
+    }
+    cufftDestroy(plan);
+  }
+  std::vector<float2> y(size);
+  CK(cudaMemcpy(y.data(), dy, size * 8, cudaMemcpyDeviceToHost));
+  double e2 = 0, r2 = 0;
+  for (int col : {1, cols - 2}) {
+    for (int k = 0; k < lines; k += 7) {  // every seventh bin
+      std::complex<double> acc = 0;
+      long long idx = 0;
+      for (int n = 0; n < lines; ++n) {
+        acc += std::complex<double>(x[static_cast<std::size_t>(n) * cols + col].x, x[static_cast<std::size_t>(n) * cols + col].y) *
+               std::polar(1.0, -2 * M_PI * static_cast<double>(idx) / lines);
+        idx += k;
+        if (idx >= lines) idx -= lines;
+      }
+      const int row = (k % 16) * m + k / 16;
+      const float2 o = y[static_cast<std::size_t>(row) * cols + col];
+      e2 += std::norm(std::complex<double>(o.x, o.y) - acc);
+      r2 += std::norm(acc);
+    }
+  }
+  std::printf("  16-point pass + cuFFT m-point pass: rel L2 vs float64 %.2e%s\n", std::sqrt(e2 / r2),
+              std::sqrt(e2 / r2) < 1e-5 ? "" : "  ** WRONG **");
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  const int lines = argc > 1 ? std::atoi(argv[1]) : 8192, cols = argc > 2 ? std::atoi(argv[2]) : 8192;
+  const int m = lines / 16;
+  if (lines % 16 == 0 && (m & (m - 1)) != 0) return generic(lines, cols);
+  std::printf("== %d lines x %d columns (two-step: 16 x %d)\n", lines, cols, m);
+  ColumnCase c(lines, cols, {0, 1, cols / 2 + 3, cols - 1});
+  Bench bench(c.dy, c.dx, c.size * 8);
+  c.cufft_strided(bench);
+  std::vector<float2> tw_m(m);
+  for (int k = 0; k < m; ++k) tw_m[k] = make_float2(std::cos(-2 * M_PI * k / m), std::sin(-2 * M_PI * k / m));
+  float2* dtw_m = nullptr;
+  CK(cudaMalloc(&dtw_m, m * 8));
+  CK(cudaMemcpy(dtw_m, tw_m.data(), m * 8, cudaMemcpyHostToDevice));
+  {
+    auto run = [&] { launch_two_step_column_fft(lines, c.dx, cols, c.dy, cols, cols, false, c.dtw, dtw_m, nullptr); };
+    c.poison();
+    run();
+    CK(cudaDeviceSynchronize());
+    check_outputs("two-step (product)", c.dy, c.size, c.ref, [&](std::size_t i, std::size_t r) {
+      // bin r sits at row k1 m + k2 with r = k1 + 16 k2
+      return (static_cast<std::size_t>(r % 16) * m + r / 16) * cols + c.checked[i];
+    });
+    bench.report("two-step (product)", bench.tm.median_ms(run, 20));
+  }
+  bench.report("  16-point pass alone", bench.tm.median_ms([&] {
+    launch_sixteen_point_columns(false, c.dx, cols, c.dy, cols, cols, m, c.dtw, nullptr);
+  }, 20));
+  print_resources("  16-point pass", &sixteen_point_columns_kernel<false>);
+  cufft_column_pass(bench, c.dy, m, cols);
+  switch (m) {
+    case 256: column_pass_variants<256>(bench, c, dtw_m); break;
+    case 512: column_pass_variants<512>(bench, c, dtw_m); break;
+    case 1024: column_pass_variants<1024>(bench, c, dtw_m); break;
+    case 2048: column_pass_variants<2048>(bench, c, dtw_m); break;
+    default: std::printf("m = %d: no column-pass variants built\n", m);
+  }
+  return 0;
+}
