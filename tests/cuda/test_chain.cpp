@@ -61,18 +61,15 @@ TEST_P(CudaChain, FiveTargetSceneMatchesCpuFp64) {
   EXPECT_EQ(std::memcmp(again.data(), slc.data(), slc.size() * 8), 0);
 }
 
-// Focuses `p`'s simulated raw data on the GPU (pipeline `pipeline`) and on the CPU in fp64 with the
-// same range FFT; returns the relative L2 difference, printed with `name`.
-static double gpu_vs_cpu_fp64(const ParamsFile& p, Pipeline pipeline, const char* name, double azimuth_bandwidth = 0,
-                              int rcmc_taps = 8) {
-  const ComplexImage raw = simulate(p.radar, *p.scene);
-  FocusOptions og = cuda_options(pipeline);
-  og.azimuth_bandwidth_hz = azimuth_bandwidth;
-  og.rcmc_taps = rcmc_taps;
+// Focuses `raw` (simulated from `p`) on the GPU with `og` and on the CPU in fp64 with the same band, RCMC
+// taps and range FFT; returns the relative L2 difference, printed with `name`. notes: the GPU plan's.
+static double focus_vs_cpu_fp64(const ParamsFile& p, const ComplexImage& raw, const FocusOptions& og, const char* name,
+                                std::string* notes = nullptr) {
   Plan gpu = make_plan(p.radar, raw.lines(), raw.samples(), og);
+  if (notes) *notes = gpu.notes();
   FocusOptions oc;
-  oc.azimuth_bandwidth_hz = azimuth_bandwidth;
-  oc.rcmc_taps = rcmc_taps;
+  oc.azimuth_bandwidth_hz = og.azimuth_bandwidth_hz;
+  oc.rcmc_taps = og.rcmc_taps;
   oc.backend = Backend::cpu;
   oc.precision = Precision::fp64;
   oc.range_fft_size = gpu.range_fft_size();
@@ -81,8 +78,17 @@ static double gpu_vs_cpu_fp64(const ParamsFile& p, Pipeline pipeline, const char
   for (std::size_t k = 0; k < slc.size(); ++k) slc.data()[k] = {NAN, NAN};
   gpu.focus(view_of(raw), slc);
   const double e = relative_l2(slc, ref);
-  std::printf("%s, %s: relative L2 vs CPU fp64 %.3e\n", name, to_string(pipeline), e);
+  std::printf("%s, %s: relative L2 vs CPU fp64 %.3e\n", name, to_string(og.pipeline), e);
   return e;
+}
+
+// Focuses `p`'s simulated raw data on the GPU (pipeline `pipeline`) and on the CPU in fp64.
+static double gpu_vs_cpu_fp64(const ParamsFile& p, Pipeline pipeline, const char* name, double azimuth_bandwidth = 0,
+                              int rcmc_taps = 8) {
+  FocusOptions og = cuda_options(pipeline);
+  og.azimuth_bandwidth_hz = azimuth_bandwidth;
+  og.rcmc_taps = rcmc_taps;
+  return focus_vs_cpu_fp64(p, simulate(p.radar, *p.scene), og, name);
 }
 
 TEST_P(CudaChain, SquintedSatelliteMatchesCpuFp64) {
@@ -478,19 +484,10 @@ TEST(CudaPlanner, TwoStepAzimuthFftFocusesLikeTheCpuFp64) {
         w.remember(cuda::devices().at(0).name, key, gpu::FftVariant::four_step, 1.0);
         w.save();
       }
-      Plan gpu = make_plan(p.radar, raw.lines(), raw.samples(), o);
-      EXPECT_NE(gpu.notes().find("two-step columns"), std::string::npos) << gpu.notes();
-      FocusOptions oc;
-      oc.backend = Backend::cpu;
-      oc.precision = Precision::fp64;
-      oc.azimuth_bandwidth_hz = band;
-      oc.range_fft_size = gpu.range_fft_size();
-      const ComplexImage ref = focus_with(p.radar, view_of(raw), oc);
-      ComplexImage slc(raw.lines(), raw.samples());
-      for (std::size_t k = 0; k < slc.size(); ++k) slc.data()[k] = {NAN, NAN};
-      gpu.focus(view_of(raw), slc);
-      const double e = relative_l2(slc, ref);
-      std::printf("two-step azimuth FFTs, %d lines, band %.0f Hz: relative L2 vs CPU fp64 %.3e\n", lines, band, e);
+      std::string notes;
+      const std::string name = "two-step azimuth FFTs, " + std::to_string(lines) + " lines, band " + std::to_string(band);
+      const double e = focus_vs_cpu_fp64(p, raw, o, name.c_str(), &notes);
+      EXPECT_NE(notes.find("two-step columns"), std::string::npos) << notes;
       EXPECT_LT(e, 1e-5);
     }
   }
