@@ -5,6 +5,8 @@
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr \
 //     scripts/experiments/two_step_columns.cu -lcufft -o tsc && ./tsc 8192 16384
 // Arguments: lines (column length, 16 x 256..16 x 4096) and columns (= the row pitch).
+#include <type_traits>
+
 #include "column_case.hpp"
 #include "cuda/fft/column_fft.cu"
 #include "cuda/fft/two_step_column_fft.cu"
@@ -87,7 +89,7 @@ int generic(int lines, int cols) {
   bench.report("cuFFT on contiguous lines (the transposing path without its two transposes)", bench.tm.median_ms([&] {
     cufftExecC2C(contiguous, reinterpret_cast<cufftComplex*>(dx), reinterpret_cast<cufftComplex*>(dy), CUFFT_FORWARD);
   }, 20));
-  auto step_a = [&] { launch_sixteen_point_columns(false, dx, cols, dy, cols, cols, m, dtw, nullptr); };
+  auto step_a = [&] { launch_radix_columns<16>(false, dx, cols, dy, cols, cols, m, dtw, nullptr); };
   bench.report("  16-point pass alone", bench.tm.median_ms(step_a, 20));
   cufft_column_pass(bench, dy, m, cols);
   // check: the 16-point pass then the cuFFT pass, two columns against a float64 DFT (bin k1 + 16 k2 at row k1 m + k2)
@@ -135,26 +137,44 @@ int main(int argc, char** argv) {
   ColumnCase c(lines, cols, {0, 1, cols / 2 + 3, cols - 1});
   Bench bench(c.dy, c.dx, c.size * 8);
   c.cufft_strided(bench);
-  std::vector<float2> tw_m(m);
-  for (int k = 0; k < m; ++k) tw_m[k] = make_float2(std::cos(-2 * M_PI * k / m), std::sin(-2 * M_PI * k / m));
-  float2* dtw_m = nullptr;
-  CK(cudaMalloc(&dtw_m, m * 8));
-  CK(cudaMemcpy(dtw_m, tw_m.data(), m * 8, cudaMemcpyHostToDevice));
+  auto table = [](int n) {
+    std::vector<float2> t(n);
+    for (int k = 0; k < n; ++k) t[k] = make_float2(std::cos(-2 * M_PI * k / n), std::sin(-2 * M_PI * k / n));
+    float2* d = nullptr;
+    CK(cudaMalloc(&d, n * 8));
+    CK(cudaMemcpy(d, t.data(), n * 8, cudaMemcpyHostToDevice));
+    return d;
+  };
+  const int part = two_step_part_lines(lines);
+  float2 *dtw_m = table(m), *dtw_m32 = table(lines / 32), *dtw_part = table(part);
   {
-    auto run = [&] { launch_two_step_column_fft(lines, c.dx, cols, c.dy, cols, cols, false, c.dtw, dtw_m, nullptr); };
+    auto run = [&] { launch_two_step_column_fft(lines, c.dx, cols, c.dy, cols, cols, false, c.dtw, dtw_part, nullptr); };
     c.poison();
     run();
     CK(cudaDeviceSynchronize());
-    check_outputs("two-step (product)", c.dy, c.size, c.ref, [&](std::size_t i, std::size_t r) {
-      // bin r sits at row k1 m + k2 with r = k1 + 16 k2
-      return (static_cast<std::size_t>(r % 16) * m + r / 16) * cols + c.checked[i];
+    const int r = lines / part;
+    check_outputs("two-step (product)", c.dy, c.size, c.ref, [&](std::size_t i, std::size_t bin) {
+      return (static_cast<std::size_t>(bin % r) * part + bin / r) * cols + c.checked[i];  // bin k1 + r k2: row k1 m + k2
     });
-    bench.report("two-step (product)", bench.tm.median_ms(run, 20));
+    char name[100];
+    std::snprintf(name, sizeof name, "two-step (product: %d x %d)", r, part);
+    bench.report(name, bench.tm.median_ms(run, 20));
   }
-  bench.report("  16-point pass alone", bench.tm.median_ms([&] {
-    launch_sixteen_point_columns(false, c.dx, cols, c.dy, cols, cols, m, c.dtw, nullptr);
-  }, 20));
-  print_resources("  16-point pass", &sixteen_point_columns_kernel<false>);
+  // Both register radices, each with its column pass (as the product launches them).
+  auto composition = [&](auto radix_tag, const float2* tw_part) {
+    constexpr int R = decltype(radix_tag)::value;
+    const int mm = lines / R, threads = mm <= 1024 ? 256 : 512;
+    char name[100];
+    std::snprintf(name, sizeof name, "  %d-point pass alone", R);
+    bench.report(name, bench.tm.median_ms([&] { launch_radix_columns<R>(false, c.dx, cols, c.dy, cols, cols, mm, c.dtw, nullptr); }, 20));
+    std::snprintf(name, sizeof name, "  %d-point pass + %d-point column pass", R, mm);
+    bench.report(name, bench.tm.median_ms([&] {
+      launch_radix_columns<R>(false, c.dx, cols, c.dy, cols, cols, mm, c.dtw, nullptr);
+      launch_column_fft(mm, threads, c.dy, cols, c.dy, cols, cols, false, tw_part, nullptr, ColumnScaling{}, R);
+    }, 20));
+  };
+  composition(std::integral_constant<int, 16>{}, dtw_m);
+  if (lines / 32 >= 256) composition(std::integral_constant<int, 32>{}, dtw_m32);
   cufft_column_pass(bench, c.dy, m, cols);
   switch (m) {
     case 256: column_pass_variants<256>(bench, c, dtw_m); break;

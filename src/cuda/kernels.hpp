@@ -91,16 +91,18 @@ void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, f
                        bool inverse, const float2* twiddles, cudaStream_t stream,
                        const ColumnScaling& scaling = ColumnScaling{}, int groups = 1);
 // The azimuth FFT in two column passes near the copy rate instead of one strided FFT of `lines` points
-// (a power of two 4096..65536; cuda/fft/two_step_column_fft.cu). With lines = 16 m, x[16 .. ] row
-// n = n1 m + n2:
-//   forward: 16-point DFTs down rows n2, n2 + m, .. (x exp(-2 pi i n2 k1 / lines)) into rows k1 m + n2,
-//            then m-point column FFTs of each group of m rows: X[k1 + 16 k2] lands at row k1 m + k2;
+// (cuda/fft/two_step_column_fft.cu). With lines = R m (R = 16, or 32 from kTwoStepRadix32Lines lines;
+// m a power of two 256..4096) and x[n] at row n = n1 m + n2:
+//   forward: R-point DFTs down rows n2, n2 + m, .. (x exp(-2 pi i n2 k1 / lines)) into rows k1 m + n2,
+//            then m-point column FFTs of each group of m rows: X[k1 + R k2] lands at row k1 m + k2;
 //   inverse: the same steps in reverse order, from that order back to natural order.
 // The spectrum's rows are therefore permuted (two_step_spectrum_bin); a pass between the two that
 // treats each row by its Doppler bin only needs its table permuted alike. twiddles: fft_twiddle_table
-// (lines); part_twiddles: fft_twiddle_table(lines / 16). In place allowed.
+// (lines); part_twiddles: fft_twiddle_table(two_step_part_lines(lines)). In place allowed.
+constexpr int kTwoStepRadix32Lines = 8192;
 bool two_step_column_fft_supports(int lines);
 int two_step_spectrum_bin(int row, int lines);  // the frequency bin the forward leaves at `row`
+int two_step_part_lines(int lines);              // m: the column pass's length
 void launch_two_step_column_fft(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
                                 bool inverse, const float2* twiddles, const float2* part_twiddles, cudaStream_t stream);
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, __half2* out, int out_pitch, int cols,

@@ -98,7 +98,7 @@ AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, TwoStep
     : lines_(lines), cols_(cols), in_pitch_(in_pitch), out_pitch_(out_pitch), stream_(stream),
       twiddles_(two_step.twiddles), part_twiddles_(two_step.part_twiddles) {
   if (!two_step_column_fft_supports(lines))
-    throw Error("azimuth FFT: the two-step column FFT takes 16 x a power of two in 256..4096 lines, not " +
+    throw Error("azimuth FFT: the two-step column FFT takes 16 or 32 x a power of two in 256..4096 lines, not " +
                 std::to_string(lines));
 }
 
@@ -303,7 +303,7 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   };
   if (engine != AzimuthEngine::cufft_strided && az_twiddles_.size() == 0) upload(az_twiddles_, fft_twiddle_table(a));
   if (engine == AzimuthEngine::two_step) {  // pass 3 finds each Doppler row where the forward left it
-    if (az_part_twiddles_.size() == 0) upload(az_part_twiddles_, fft_twiddle_table(a / 16));
+    if (az_part_twiddles_.size() == 0) upload(az_part_twiddles_, fft_twiddle_table(two_step_part_lines(a)));
     std::vector<core::DopplerRow> permuted(az.rows.size());
     for (int r = 0; r < a; ++r) permuted[r] = az.rows[two_step_spectrum_bin(r, a)];
     upload(rows_, permuted);
@@ -357,12 +357,13 @@ CudaRda::AzimuthEngine CudaRda::choose_azimuth_engine(int a, int n) {
   const bool columns = column_fft_supports(a);
   if (options.fft_planning == FftPlanning::estimate) {
     if (!two_step || a < kTwoStepMinLines) return AzimuthEngine::cufft_strided;
-    notes += "azimuth FFTs: two-step columns (16 x " + std::to_string(a / 16) + "-point column passes)\n";
+    notes += "azimuth FFTs: two-step columns (" + std::to_string(a / two_step_part_lines(a)) + " x " +
+             std::to_string(two_step_part_lines(a)) + "-point column passes)\n";
     return AzimuthEngine::two_step;
   }
   if (!two_step && !columns) return AzimuthEngine::cufft_strided;
   upload(az_twiddles_, fft_twiddle_table(a));  // the candidates' tables, kept for the one chosen
-  if (two_step) upload(az_part_twiddles_, fft_twiddle_table(a / 16));
+  if (two_step) upload(az_part_twiddles_, fft_twiddle_table(two_step_part_lines(a)));
   gpu::FftDesc key;  // the wisdom's key: the forward azimuth FFT of this plan's work array
   key.n = a;
   key.batch = n;

@@ -35,8 +35,8 @@ class AzimuthFft {
     const float2* twiddles;
   };
   AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, ColumnKernel columns, cudaStream_t stream);
-  // The two-step column FFT (lines 16 x a power of two 256..4096); twiddles: fft_twiddle_table(lines),
-  // part_twiddles: fft_twiddle_table(lines / 16), owned by the caller. The forward's rows come out in
+  // The two-step column FFT (lines 16 or 32 x a power of two 256..4096); twiddles: fft_twiddle_table(lines),
+  // part_twiddles: fft_twiddle_table(two_step_part_lines(lines)), owned by the caller. The forward's rows come out in
   // two_step_spectrum_bin order, which the inverse takes.
   struct TwoStep {
     const float2* twiddles;

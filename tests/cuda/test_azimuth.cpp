@@ -28,8 +28,9 @@ TEST(CudaAzimuth, StridedAndTransposingAgreeWithFloat64) {
   }
 }
 
-// The two-step column FFT: its forward leaves bin two_step_spectrum_bin(r) at row r (checked against a
-// float64 DFT of every column), and its inverse takes that order back to lines x the input.
+// The two-step column FFT (16-point register pass at 4096 lines, 32-point at 8192): its forward leaves bin
+// two_step_spectrum_bin(r) at row r (checked against a float64 DFT of every column), and its inverse
+// takes that order back to lines x the input.
 TEST(CudaAzimuth, TwoStepColumnsAgreeWithFloat64InTheirRowOrderAndInvert) {
   REQUIRE_GPU();
   for (int lines : {4096, 8192}) {
@@ -43,7 +44,7 @@ TEST(CudaAzimuth, TwoStepColumnsAgreeWithFloat64InTheirRowOrderAndInvert) {
       ref[c] = test::direct_dft(col, -1);
     }
     auto d_in = to_device(to_f2(x));
-    auto tw = to_device(cuda::fft_twiddle_table(lines)), part = to_device(cuda::fft_twiddle_table(lines / 16));
+    auto tw = to_device(cuda::fft_twiddle_table(lines)), part = to_device(cuda::fft_twiddle_table(cuda::two_step_part_lines(lines)));
     DeviceBuffer<float2> spectrum(static_cast<std::size_t>(lines) * spectrum_pitch), back(static_cast<std::size_t>(lines) * cols);
     cuda::AzimuthFft forward(lines, cols, pitch, spectrum_pitch, cuda::AzimuthFft::TwoStep{tw.get(), part.get()}, nullptr);
     cuda::AzimuthFft inverse(lines, cols, spectrum_pitch, cols, cuda::AzimuthFft::TwoStep{tw.get(), part.get()}, nullptr);

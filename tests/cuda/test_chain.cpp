@@ -468,7 +468,6 @@ TEST(CudaPlanner, TwoStepAzimuthFftFocusesLikeTheCpuFp64) {
     p.scene->azimuth_lines = static_cast<std::size_t>(lines);
     const ComplexImage raw = simulate(p.radar, *p.scene);
     for (double band : {0.0, 0.4 * p.radar.prf_hz}) {
-      SCOPED_TRACE(std::to_string(lines) + " lines, band " + std::to_string(band));
       FocusOptions o = cuda_options();
       o.azimuth_bandwidth_hz = band;
       if (lines < cuda::CudaRda::kTwoStepMinLines) {
@@ -485,7 +484,8 @@ TEST(CudaPlanner, TwoStepAzimuthFftFocusesLikeTheCpuFp64) {
         w.save();
       }
       std::string notes;
-      const std::string name = "two-step azimuth FFTs, " + std::to_string(lines) + " lines, band " + std::to_string(band);
+      const std::string name =
+          "two-step azimuth FFTs, " + std::to_string(lines) + " lines, band " + std::to_string(static_cast<int>(band)) + " Hz";
       const double e = focus_vs_cpu_fp64(p, raw, o, name.c_str(), &notes);
       EXPECT_NE(notes.find("two-step columns"), std::string::npos) << notes;
       EXPECT_LT(e, 1e-5);

@@ -1,11 +1,11 @@
 // The azimuth FFT of a large scene in two column passes (declared in cuda/kernels.hpp). A strided FFT of
 // 8192+ points runs at a fifth to a third of the copy rate (cuFFT's, and our column-tile kernel's, which
-// fits four 4096-point columns on a SM); split as lines = 16 x m, each pass reads and writes the scene
-// once with wide, coalesced rows:
-//   the 16-point pass: one thread per (column, n2), its 16 rows m apart in registers, a warp on 32
+// fits four 4096-point columns on a SM); split as lines = R x m (R = 16 or 32), each pass reads and
+// writes the scene once with wide, coalesced rows:
+//   the R-point pass:  one thread per (column, n2), its R rows m apart in registers, a warp on 32
 //                      adjacent columns (256 bytes a row), the twiddles exp(-+2 pi i n2 k1 / lines)
 //                      read from the table (each one product: no chained rounding);
-//   the m-point pass:  the column-tile kernel (column_fft.cu) on the 16 groups of m consecutive rows,
+//   the m-point pass:  the column-tile kernel (column_fft.cu) on the R groups of m consecutive rows,
 //                      several adjacent columns a block since m = lines / 16 <= 4096.
 // The output is left in the order the two passes make (see kernels.hpp), so no third pass sorts it.
 #include <cuda_runtime.h>
@@ -20,23 +20,21 @@ namespace sarfuse::cuda {
 namespace {
 
 using fft::C32;
-constexpr int kRadix = 16;
 constexpr int kThreads = 256;
 
-// Forward: rows n1 m + n2 -> DFT over n1 -> x W^(n2 k1) -> rows k1 m + n2.
+// Forward: rows n1 m + n2 -> R-point DFT over n1 -> x W^(n2 k1) -> rows k1 m + n2.
 // Inverse: rows k1 m + n2 -> x conj(W^(n2 k1)) -> inverse DFT over k1 -> rows n1 m + n2.
-// In place allowed: every output of a thread depends on all 16 of its inputs, read first.
-template <bool Inverse>
-__global__ void __launch_bounds__(kThreads) sixteen_point_columns_kernel(const float2* in, int in_pitch,
-                                                                          float2* out, int out_pitch,
-                                                                          int cols, int m,
-                                                                          const float2* __restrict__ tw) {
+// In place allowed: every output of a thread depends on all R of its inputs, read first.
+template <int R, bool Inverse>
+__global__ void __launch_bounds__(kThreads) radix_columns_kernel(const float2* in, int in_pitch, float2* out,
+                                                                  int out_pitch, int cols, int m,
+                                                                  const float2* __restrict__ tw) {
   const int col = static_cast<int>(blockIdx.x) * kThreads + static_cast<int>(threadIdx.x);
   const int n2 = static_cast<int>(blockIdx.y);
   if (col >= cols) return;
-  C32 x[kRadix];
+  C32 x[R];
 #pragma unroll
-  for (int r = 0; r < kRadix; ++r) {
+  for (int r = 0; r < R; ++r) {
     const C32 a = fft::to_c32(in[(static_cast<std::size_t>(r) * m + n2) * in_pitch + col]);
     if constexpr (Inverse) {  // conj(a x conj(w)) = conj(a) x w: the conjugated input of the forward DFT
       x[r] = r == 0 ? fft::conj(a) : fft::conj(a) * fft::to_c32(__ldg(tw + n2 * r));
@@ -44,9 +42,9 @@ __global__ void __launch_bounds__(kThreads) sixteen_point_columns_kernel(const f
       x[r] = a;
     }
   }
-  fft::dft<kRadix>(x);
+  fft::dft<R>(x);
 #pragma unroll
-  for (int r = 0; r < kRadix; ++r) {
+  for (int r = 0; r < R; ++r) {
     C32 y = x[r];
     if constexpr (Inverse) y = fft::conj(y);
     else if (r > 0) y = y * fft::to_c32(__ldg(tw + n2 * r));
@@ -54,44 +52,56 @@ __global__ void __launch_bounds__(kThreads) sixteen_point_columns_kernel(const f
   }
 }
 
-void launch_sixteen_point_columns(bool inverse, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
-                                  int m, const float2* tw, cudaStream_t stream) {
+template <int R>
+void launch_radix_columns(bool inverse, const float2* in, int in_pitch, float2* out, int out_pitch, int cols, int m,
+                          const float2* tw, cudaStream_t stream) {
   const dim3 grid(static_cast<unsigned>((cols + kThreads - 1) / kThreads), static_cast<unsigned>(m));
   if (inverse)
-    sixteen_point_columns_kernel<true><<<grid, kThreads, 0, stream>>>(in, in_pitch, out, out_pitch, cols, m, tw);
+    radix_columns_kernel<R, true><<<grid, kThreads, 0, stream>>>(in, in_pitch, out, out_pitch, cols, m, tw);
   else
-    sixteen_point_columns_kernel<false><<<grid, kThreads, 0, stream>>>(in, in_pitch, out, out_pitch, cols, m, tw);
-  SARFUSE_LAUNCHED("sixteen_point_columns");
+    radix_columns_kernel<R, false><<<grid, kThreads, 0, stream>>>(in, in_pitch, out, out_pitch, cols, m, tw);
+  SARFUSE_LAUNCHED("radix_columns");
 }
+
+// 16 or 32 rows to a register DFT: the longer one leaves the column pass shorter columns (more of them
+// a block), which ran faster (docs/performance.md).
+int two_step_radix(int lines) { return lines >= kTwoStepRadix32Lines ? 32 : 16; }
 
 }  // namespace
 
 bool two_step_column_fft_supports(int lines) {
-  return lines % kRadix == 0 && column_fft_supports(lines / kRadix) && lines / kRadix <= 4096;
+  const int r = two_step_radix(lines);
+  return lines % r == 0 && column_fft_supports(lines / r) && lines / r <= 4096;
 }
 
+int two_step_part_lines(int lines) { return lines / two_step_radix(lines); }
+
 int two_step_spectrum_bin(int row, int lines) {
-  const int m = lines / kRadix;
-  return row / m + kRadix * (row % m);
+  const int r = two_step_radix(lines), m = lines / r;
+  return row / m + r * (row % m);
 }
 
 void launch_two_step_column_fft(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
                                 bool inverse, const float2* twiddles, const float2* part_twiddles, cudaStream_t stream) {
   if (!two_step_column_fft_supports(lines))
-    throw Error("two-step column FFT: lines must be 16 x a power of two in 256..4096, not " + std::to_string(lines));
-  const int m = lines / kRadix;
+    throw Error("two-step column FFT: lines must be 16 or 32 x a power of two in 256..4096, not " + std::to_string(lines));
+  const int radix = two_step_radix(lines), m = lines / radix;
   // 16 points a thread; 256 threads, two blocks a SM, up to m = 1024 (64-88 % of the copy rate; 512
   // threads, one block: 58-81 %), 512 above (m = 2048: 54 % against 36 %; docs/performance.md).
   const int threads = m <= 1024 ? 256 : 512;
+  auto register_pass = [&](bool inv, const float2* src, int src_pitch) {
+    if (radix == 32) launch_radix_columns<32>(inv, src, src_pitch, out, out_pitch, cols, m, twiddles, stream);
+    else launch_radix_columns<16>(inv, src, src_pitch, out, out_pitch, cols, m, twiddles, stream);
+  };
   // The first pass goes from `in` to `out`, the second works in place on `out`.
   if (!inverse) {
-    launch_sixteen_point_columns(false, in, in_pitch, out, out_pitch, cols, m, twiddles, stream);
+    register_pass(false, in, in_pitch);
     launch_column_fft(m, threads, out, out_pitch, out, out_pitch, cols, false, part_twiddles, stream, ColumnScaling{},
-                      kRadix);
+                      radix);
   } else {
     launch_column_fft(m, threads, in, in_pitch, out, out_pitch, cols, true, part_twiddles, stream, ColumnScaling{},
-                      kRadix);
-    launch_sixteen_point_columns(true, out, out_pitch, out, out_pitch, cols, m, twiddles, stream);
+                      radix);
+    register_pass(true, out, out_pitch);
   }
 }
 
