@@ -1,10 +1,12 @@
 // Experiment (issue 20): the two-step column FFT (cuda/fft/two_step_column_fft.cu) taken apart at the
-// RDA's azimuth shapes: each of its passes alone, the m-point column pass at other block shapes and
-// register budgets, against cuFFT strided and the device-to-device copy of the same bytes, in one
-// process; the product's forward checked against a float64 FFT of a few columns (rows in its order).
+// RDA's azimuth shapes: the 16- and 32-point register passes alone and with their column passes, the
+// m-point column pass at other block shapes and register budgets and by cuFFT, against cuFFT strided
+// and the device-to-device copy of the same bytes, in one process; the product's forward checked
+// against a float64 FFT of a few columns (rows in its order). Lines 16 x m with m not a power of two
+// (30000): the 16-point pass + cuFFT's m-point pass against cuFFT's strided and contiguous FFTs.
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr \
 //     scripts/experiments/two_step_columns.cu -lcufft -o tsc && ./tsc 8192 16384
-// Arguments: lines (column length, 16 x 256..16 x 4096) and columns (= the row pitch).
+// Arguments: lines (column length, a multiple of 16) and columns (= the row pitch).
 #include <type_traits>
 
 #include "column_case.hpp"
