@@ -177,6 +177,50 @@ int main(int argc, char** argv) {
   };
   composition(std::integral_constant<int, 16>{}, dtw_m);
   if (lines / 32 >= 256) composition(std::integral_constant<int, 32>{}, dtw_m32);
+  // L2 blocking: both passes over a chunk of columns before the next chunk, so the column pass reads
+  // the register pass's output from L2 (and overwrites it there): one DRAM read and write of the scene
+  // instead of two. One stream, or chunks alternating over two streams (chunk k+1's register pass may
+  // run beside chunk k's column pass).
+  {
+    const int r = lines / part, threads = part <= 1024 ? 256 : 512;
+    cudaStream_t st[2];
+    CK(cudaStreamCreateWithFlags(&st[0], cudaStreamNonBlocking));
+    CK(cudaStreamCreateWithFlags(&st[1], cudaStreamNonBlocking));
+    cudaEvent_t fork, join;
+    CK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+    CK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+    for (int mb : {8, 16, 24, 32, 48}) {
+      int w = static_cast<int>((static_cast<std::size_t>(mb) << 20) / (static_cast<std::size_t>(lines) * 8));
+      w = std::max(128, w / 128 * 128);
+      for (int streams : {1, 2}) {
+        auto run = [&] {
+          CK(cudaEventRecord(fork, 0));
+          for (int s2 = 0; s2 < streams; ++s2) CK(cudaStreamWaitEvent(st[s2], fork));
+          int k = 0;
+          for (int c0 = 0; c0 < cols; c0 += w, ++k) {
+            const int wc = std::min(w, cols - c0);
+            cudaStream_t q = st[k % streams];
+            if (r == 32) launch_radix_columns<32>(false, c.dx + c0, cols, c.dy + c0, cols, wc, part, c.dtw, q);
+            else launch_radix_columns<16>(false, c.dx + c0, cols, c.dy + c0, cols, wc, part, c.dtw, q);
+            launch_column_fft(part, threads, c.dy + c0, cols, c.dy + c0, cols, wc, false, dtw_part, q, ColumnScaling{}, r);
+          }
+          for (int s2 = 0; s2 < streams; ++s2) {
+            CK(cudaEventRecord(join, st[s2]));
+            CK(cudaStreamWaitEvent(0, join));
+          }
+        };
+        c.poison();
+        run();
+        CK(cudaDeviceSynchronize());
+        char name[120];
+        std::snprintf(name, sizeof name, "two-step in L2 chunks of %d columns (%d MB), %d stream(s)", w, mb, streams);
+        check_outputs(name, c.dy, c.size, c.ref, [&](std::size_t i, std::size_t bin) {
+          return (static_cast<std::size_t>(bin % r) * part + bin / r) * cols + c.checked[i];
+        });
+        bench.report(name, bench.tm.median_ms(run, 20));
+      }
+    }
+  }
   cufft_column_pass(bench, c.dy, m, cols);
   switch (m) {
     case 256: column_pass_variants<256>(bench, c, dtw_m); break;
