@@ -265,6 +265,19 @@ TEST(CudaRadarsat, Scene5FocusesSharplyOnTheGpu) {
   EXPECT_GE(good, 3.0 * zero);
 }
 
+// A wisdom file at `path` holding one choice: `v` for the forward azimuth FFT of a plan of `lines` lines
+// and range FFT `nfft` on this device (what the plan looks up before measuring).
+static void write_azimuth_wisdom(const std::string& path, int lines, int nfft, gpu::FftVariant v) {
+  gpu::FftDesc key;
+  key.n = lines;
+  key.batch = key.stride = nfft;
+  key.dist = 1;
+  std::filesystem::remove(path);
+  gpu::FftWisdom w(path);
+  w.remember(cuda::devices().at(0).name, key, v, 1.0);
+  w.save();
+}
+
 // --plan measure on a focusing plan: the azimuth FFTs are timed (cuFFT strided vs the column kernel),
 // the choice written to the wisdom file and read back by the next plan; each choice, forced through the
 // wisdom file, focuses like the CPU in fp64.
@@ -287,18 +300,11 @@ TEST(CudaPlanner, FocusPlanMeasureAndWisdomChooseTheAzimuthFft) {
   oc.precision = Precision::fp64;
   oc.range_fft_size = first.range_fft_size();
   const ComplexImage ref = focus_with(p.radar, view_of(raw), oc);
-  gpu::FftDesc key;
-  key.n = static_cast<int>(raw.lines());
-  key.batch = key.stride = static_cast<int>(first.range_fft_size());
-  key.dist = 1;
   // The range FFT length pinned: with the wisdom file rewritten below, a re-measured length (1920 and
   // 2048 time within noise of each other here) would key the azimuth FFTs differently.
   o.range_fft_size = first.range_fft_size();
   for (gpu::FftVariant v : {gpu::FftVariant::stockham16, gpu::FftVariant::cufft}) {
-    std::filesystem::remove(o.wisdom_path);
-    gpu::FftWisdom w(o.wisdom_path);
-    w.remember(cuda::devices().at(0).name, key, v, 1.0);
-    w.save();
+    write_azimuth_wisdom(o.wisdom_path, static_cast<int>(raw.lines()), static_cast<int>(first.range_fft_size()), v);
     const ComplexImage slc = focus_with(p.radar, view_of(raw), o);
     Plan plan = make_plan(p.radar, raw.lines(), raw.samples(), o);
     const char* name = v == gpu::FftVariant::stockham16 ? "own column kernel" : "cuFFT (strided)";
@@ -474,14 +480,7 @@ TEST(CudaPlanner, TwoStepAzimuthFftFocusesLikeTheCpuFp64) {
         o.fft_planning = FftPlanning::measure;
         o.wisdom_path = dir + "/wisdom.json";
         o.range_fft_size = 2048;
-        gpu::FftDesc key;
-        key.n = lines;
-        key.batch = key.stride = 2048;
-        key.dist = 1;
-        std::filesystem::remove(o.wisdom_path);
-        gpu::FftWisdom w(o.wisdom_path);
-        w.remember(cuda::devices().at(0).name, key, gpu::FftVariant::four_step, 1.0);
-        w.save();
+        write_azimuth_wisdom(o.wisdom_path, lines, 2048, gpu::FftVariant::four_step);
       }
       std::string notes;
       const std::string name =
