@@ -147,17 +147,8 @@ SincTable make_sinc_table(int taps, int fractions, double kaiser_beta) {
   return t;
 }
 
-std::vector<float> sinc_blend_table(const SincTable& table) {
-  const std::size_t taps = static_cast<std::size_t>(table.taps);
-  std::vector<float> out(static_cast<std::size_t>(table.fractions) * 2 * taps);
-  for (std::size_t r = 0; r < static_cast<std::size_t>(table.fractions); ++r)
-    for (std::size_t i = 0; i < taps; ++i) {
-      const float a = static_cast<float>(table.weights[r * taps + i]);
-      const float b = static_cast<float>(table.weights[(r + 1) * taps + i]);
-      out[r * 2 * taps + i] = a;
-      out[r * 2 * taps + taps + i] = b - a;
-    }
-  return out;
+std::vector<float> sinc_table_fp32(const SincTable& table) {
+  return std::vector<float>(table.weights.begin(), table.weights.end());
 }
 
 }  // namespace sarfuse::core

@@ -99,10 +99,11 @@ SARFUSE_HD inline int sinc_row_blend(F frac, int fractions, F& t) {
 }
 SincTable make_sinc_table(int taps, int fractions = 2048, double kaiser_beta = 2.5);
 
-// The GPU's form of the table, FP32: row r holds its taps weights w_r, then w_{r+1} - w_r (both in
-// FP32, the difference as FP32 subtracts them), so a blended weight is one fused multiply-add,
-// w_r + t (w_{r+1} - w_r), bit for bit what blending the two rows' FP32 weights gives. fractions x 2 taps.
-std::vector<float> sinc_blend_table(const SincTable& table);
+// The GPU's form of the table: its (fractions + 1) x taps weights in FP32. A blended weight is
+// w_r + t (w_{r+1} - w_r), the difference taken in FP32 at the point of use (one subtraction and one fused
+// multiply-add): storing the differences too doubled the table to 128 KB, which did not stay in L1
+// beside the RCMC's row (docs/performance.md, "The RCMC's sinc table").
+std::vector<float> sinc_table_fp32(const SincTable& table);
 
 // Positions along a row in 32.32 fixed point (samples x 2^32). The floor and the fraction are exact
 // bit fields, and a walk p, p + s, p + 2 s, ... is exact integer adds: the GPU's RCMC steps through a

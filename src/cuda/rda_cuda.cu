@@ -263,7 +263,7 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   const core::SincTable sinc = core::make_sinc_table(options.rcmc_taps);
   taps_ = sinc.taps;
   fractions_ = sinc.fractions;
-  upload(sinc_, core::sinc_blend_table(sinc));
+  upload(sinc_, core::sinc_table_fp32(sinc));
   sinc_abs_sum_ = 0.0f;  // over the rows: a blended row's sum of |weights| is at most the larger of its two
   for (std::size_t r = 0; r + taps_ <= sinc.weights.size(); r += taps_) {
     float sum = 0.0f;

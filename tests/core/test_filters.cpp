@@ -215,7 +215,7 @@ TEST(Filters, SincRowsBlendToTheExactKernel) {
 // The GPU's RCMC positions in 32.32 fixed point: the floor and the table row / blend of a position
 // agree with the float64 path (sinc_row_blend of p - floor(p)) at random positions of both signs and
 // up to 2e4 samples; a walk of fixed-point steps stays within 2^-28 samples of each position formed
-// directly; the FP32 blend table (a row, then the next row minus it) reproduces the two rows' blend.
+// directly; the GPU's FP32 table holds every row's weights rounded to FP32.
 TEST(Filters, FixedPointRcmcPositionsMatchFloat64) {
   std::mt19937_64 g(11);
   std::uniform_real_distribution<double> pos(-3000.0, 20000.0), slope(0.97, 1.05);
@@ -251,13 +251,8 @@ TEST(Filters, FixedPointRcmcPositionsMatchFloat64) {
   EXPECT_NEAR(core::unit_fraction(0x80000000u), 0.5f, 0.0f);
   EXPECT_LT(core::unit_fraction(0xffffffffu), 1.0f);
   const core::SincTable table = core::make_sinc_table(8);
-  const std::vector<float> blend = core::sinc_blend_table(table);
-  ASSERT_EQ(blend.size(), static_cast<std::size_t>(table.fractions) * 16);
-  for (int r : {0, 1, 1023, 2047})
-    for (int q = 0; q < 8; ++q) {
-      const float a = static_cast<float>(table.weights[r * 8 + q]), b = static_cast<float>(table.weights[(r + 1) * 8 + q]);
-      EXPECT_EQ(blend[r * 16 + q], a);
-      EXPECT_EQ(blend[r * 16 + 8 + q], b - a);
-      EXPECT_EQ(std::fma(0.375f, blend[r * 16 + 8 + q], blend[r * 16 + q]), std::fma(0.375f, b - a, a));
-    }
+  const std::vector<float> fp32 = core::sinc_table_fp32(table);
+  ASSERT_EQ(fp32.size(), static_cast<std::size_t>(table.fractions + 1) * 8);
+  for (int r : {0, 1, 1023, 2047, 2048})
+    for (int q = 0; q < 8; ++q) EXPECT_EQ(fp32[r * 8 + q], static_cast<float>(table.weights[r * 8 + q]));
 }

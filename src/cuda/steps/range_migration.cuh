@@ -1,5 +1,5 @@
 // Range cell migration correction (RCMC): windowed-sinc interpolation of a range-Doppler row at the
-// positions core::DopplerRow gives (core::fixed_position), the weights from core::sinc_blend_table.
+// positions core::DopplerRow gives (core::fixed_position), the weights from core::sinc_table_fp32.
 // Used by the fused range-Doppler pass (the row staged in shared memory) and by the unfused baseline
 // (the row read from global memory).
 #pragma once
@@ -16,30 +16,31 @@ namespace sarfuse::cuda::steps {
 using fft::C32;
 
 // Interpolation of a row at fixed-point position p: taps from row_at(i0 + t), i0 = floor(p) - taps / 2
-// + 1, the weights blended from the table row around the fraction (a row's weights, then the next
-// row's minus them). Taps == 8 is the default kernel, unrolled, each table row as four 16-byte loads;
+// + 1, the weights blended between the table rows around the fraction (w + blend (next - w), the
+// difference in FP32). Taps == 8 is the default kernel, unrolled, the two rows as four 16-byte loads;
 // `i0` lets the caller wrap floor(p).
 template <int Taps, class RowAt>
 __device__ __forceinline__ C32 rcmc_taps(RowAt row_at, int i0, const float* __restrict__ table, int row, float blend,
                                          int taps) {
   C32 acc{0.f, 0.f};
   if constexpr (Taps == 8) {
-    const float4* w4 = reinterpret_cast<const float4*>(table + static_cast<std::size_t>(row) * 16);
-    const float4 a0 = __ldg(w4), a1 = __ldg(w4 + 1), d0 = __ldg(w4 + 2), d1 = __ldg(w4 + 3);
+    const float4* w4 = reinterpret_cast<const float4*>(table + static_cast<std::size_t>(row) * 8);
+    const float4 a0 = __ldg(w4), a1 = __ldg(w4 + 1), b0 = __ldg(w4 + 2), b1 = __ldg(w4 + 3);
     const float wa[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-    const float wd[8] = {d0.x, d0.y, d0.z, d0.w, d1.x, d1.y, d1.z, d1.w};
+    const float wb[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
 #pragma unroll
     for (int t = 0; t < 8; ++t) {
       const C32 x = row_at(i0 + t);
-      const float wt = fmaf(blend, wd[t], wa[t]);
+      const float wt = fmaf(blend, wb[t] - wa[t], wa[t]);
       acc.re = fmaf(x.re, wt, acc.re);
       acc.im = fmaf(x.im, wt, acc.im);
     }
   } else {
-    const float* w = table + static_cast<std::size_t>(row) * 2 * taps;
+    const float* w = table + static_cast<std::size_t>(row) * taps;
     for (int t = 0; t < taps; ++t) {
       const C32 x = row_at(i0 + t);
-      const float wt = fmaf(blend, __ldg(w + taps + t), __ldg(w + t));
+      const float a = __ldg(w + t);
+      const float wt = fmaf(blend, __ldg(w + taps + t) - a, a);
       acc.re = fmaf(x.re, wt, acc.re);
       acc.im = fmaf(x.im, wt, acc.im);
     }

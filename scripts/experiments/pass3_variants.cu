@@ -1,0 +1,319 @@
+// Pass 3 of the RDA (range_doppler_kernel: x SRC, range IFFT, RCMC, x azimuth filter) taken apart at the
+// range FFT lengths the bench's scenes take (10240 for 8192 x 8192, 5120 for 4096 x 4096): the product
+// kernel beside variants of its RCMC's memory traffic, on the bench's own squinted geometry (its
+// DopplerRow table, sinc table and twiddles from the library), every output compared with the
+// product's. "interleaved" is the sinc table's layout before stop 41 (each row's weights, then the next
+// row's minus them: 128 KB); the product now reads the compact one (the rows alone: 64 KB). Built here against the library, run on the GPU machine:
+//   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr -lineinfo \
+//     scripts/experiments/pass3_variants.cu build/libsarfuse.a -o p3v && ./p3v LINES COLS NFFT
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "core/filters.hpp"
+#include "cuda/device_buffer.hpp"
+#include "cuda/range_pass_kernels.cuh"
+#include "sarfuse/params.hpp"
+
+using namespace sarfuse;
+using namespace sarfuse::cuda;
+using fft::C32;
+
+namespace p3x {
+
+// The table's layout before stop 41: row r's FP32 weights, then row r+1's minus them (fractions x 2 taps).
+std::vector<float> interleaved_table(const core::SincTable& table) {
+  const std::size_t taps = static_cast<std::size_t>(table.taps);
+  std::vector<float> out(static_cast<std::size_t>(table.fractions) * 2 * taps);
+  for (std::size_t r = 0; r < static_cast<std::size_t>(table.fractions); ++r)
+    for (std::size_t i = 0; i < taps; ++i) {
+      const float a = static_cast<float>(table.weights[r * taps + i]);
+      const float b = static_cast<float>(table.weights[(r + 1) * taps + i]);
+      out[r * 2 * taps + i] = a;
+      out[r * 2 * taps + taps + i] = b - a;
+    }
+  return out;
+}
+
+template <class T>
+void upload(DeviceBuffer<T>& d, const std::vector<T>& h) {
+  d.resize(h.size());
+  SARFUSE_CUDA(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+// What a variant changes (bit flags).
+enum : int {
+  kRowsNoL1 = 1,         // the row's loads bypass L1 (ld.global.L1::no_allocate): L1 keeps the sinc table
+  kWeightsAhead = 2,     // the next output's weights loaded before this output's taps are summed
+  kWeightsPrefetch = 4,  // the next output's table row prefetched into L1 (prefetch.global.L1)
+  kTableEvictLast = 8,   // the table's loads marked L1::evict_last
+  kCompactTable = 16,    // the table as (fractions + 1) rows of taps weights (half the bytes): the difference
+                         // to the next row made by one subtraction (as the product does now)
+};
+
+__device__ __forceinline__ float2 load_no_l1(const float2* p) {
+  float2 r;
+  asm volatile("ld.global.L1::no_allocate.v2.f32 {%0, %1}, [%2];" : "=f"(r.x), "=f"(r.y) : "l"(p));
+  return r;
+}
+__device__ __forceinline__ float4 load_table(const float4* p, bool evict_last) {
+  if (!evict_last) return __ldg(p);
+  float4 r;
+  asm("ld.global.nc.L1::evict_last.v4.f32 {%0, %1, %2, %3}, [%4];"
+      : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w)
+      : "l"(p));
+  return r;
+}
+
+struct Weights {
+  float4 a0, a1, d0, d1;
+};
+template <bool Compact = false>
+__device__ __forceinline__ Weights load_weights(const float* table, int row, bool evict_last) {
+  const float4* w4 = reinterpret_cast<const float4*>(table + static_cast<std::size_t>(row) * (Compact ? 8 : 16));
+  Weights w{load_table(w4, evict_last), load_table(w4 + 1, evict_last), load_table(w4 + 2, evict_last),
+            load_table(w4 + 3, evict_last)};
+  if constexpr (Compact) {  // d = next row - this row, in FP32 as the blend table holds it
+    w.d0 = make_float4(w.d0.x - w.a0.x, w.d0.y - w.a0.y, w.d0.z - w.a0.z, w.d0.w - w.a0.w);
+    w.d1 = make_float4(w.d1.x - w.a1.x, w.d1.y - w.a1.y, w.d1.z - w.a1.z, w.d1.w - w.a1.w);
+  }
+  return w;
+}
+__device__ __forceinline__ C32 taps8(const C32* r, int i0, const Weights& w, float blend) {
+  const float wa[8] = {w.a0.x, w.a0.y, w.a0.z, w.a0.w, w.a1.x, w.a1.y, w.a1.z, w.a1.w};
+  const float wd[8] = {w.d0.x, w.d0.y, w.d0.z, w.d0.w, w.d1.x, w.d1.y, w.d1.z, w.d1.w};
+  C32 acc{0.f, 0.f};
+#pragma unroll
+  for (int t = 0; t < 8; ++t) {
+    const C32 x = r[i0 + t];
+    const float wt = fmaf(blend, wd[t], wa[t]);
+    acc.re = fmaf(x.re, wt, acc.re);
+    acc.im = fmaf(x.im, wt, acc.im);
+  }
+  return acc;
+}
+
+// range_doppler_kernel<N, Fp32Butterflies, Fp32Rows> with the RCMC's memory traffic as V says; the
+// fixed band (no column shift) and 8 taps, as the bench runs.
+template <int N, int V>
+__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
+    pass3_variant(float2* __restrict__ work, int lines, int nr, const core::DopplerRow* __restrict__ rows, double df,
+                  SincTableView sinc, AzimuthBandView band, const float2* __restrict__ tw) {
+  extern __shared__ __align__(32) C32 smem[];
+  constexpr int E = fft::kElems<N>, T = N / E;
+  using Butterflies = steps::Fp32Butterflies;
+  const steps::LineSlot<N> slot(smem, lines);
+  const int tid = slot.tid, k = slot.line;
+  const bool active = slot.active;
+  const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
+  __shared__ C32 az_steps[BlockShape<N>::lines][E];
+  __shared__ C32 src_chirp[BlockShape<N>::lines][16];
+  steps::AzimuthFilter<N, E>::fill_steps(az_steps[threadIdx.y], row, tid);
+  float2* line = work + static_cast<std::size_t>(active ? k : 0) * N;
+  C32 v[E];
+  if constexpr ((V & kRowsNoL1) != 0) {
+#pragma unroll
+    for (int q = 0; q < E; ++q) v[q] = fft::to_c32(load_no_l1(line + tid + q * T));
+  } else {
+    steps::load_row<N>(v, line, tid, 1.0f);
+  }
+  steps::prefetch_ahead_l2<N>(work, k, lines, static_cast<std::size_t>(N) * sizeof(float2), tid);
+  const double q_df2 = row.src_inverse_rate * df * df;
+  steps::SrcFactors<N, E>::fill_chirp(src_chirp[threadIdx.y], tid, q_df2);
+  __syncthreads();
+  if (row.src_inverse_rate != 0.0) steps::SrcFactors<N, E>(tid, q_df2).apply(v, tid, src_chirp[threadIdx.y]);
+  steps::conjugate(v);
+  Butterflies::template forward<N, E>(v, slot.s, tw, tid);
+  __syncthreads();
+  const auto staged = steps::StagedRow<N>::stage_conjugated(slot.s, v, tid);
+  __syncthreads();
+  if (!active) return;
+  std::int64_t p = core::fixed_position(row.rcmc_offset + row.rcmc_slope * tid);
+  const std::int64_t p_step = core::fixed_position(row.rcmc_slope * T);
+  const steps::AzimuthFilter<N, E> azimuth(row, tid, band, az_steps[threadIdx.y]);
+  constexpr bool kEvictLast = (V & kTableEvictLast) != 0;
+  if constexpr ((V & (kWeightsAhead | kWeightsPrefetch)) == 0) {
+#pragma unroll
+    for (int i = 0; i < E; ++i, p += p_step) {
+      const int c = tid + i * T;
+      if (c >= nr) break;
+      float blend;
+      const int trow = core::fixed_row_blend(p, sinc.fractions, blend);
+      const int i0 = steps::wrap_index<N>(core::fixed_floor(p)) - steps::StagedRow<N>::kGuard;
+      const C32 out = taps8(staged.row, i0, load_weights<(V & kCompactTable) != 0>(sinc.weights, trow, kEvictLast), blend) *
+                      azimuth.factor(row, i, c, band);
+      line[c] = fft::to_float2(out);
+    }
+  } else {
+    float blend;
+    int trow = core::fixed_row_blend(p, sinc.fractions, blend);
+    Weights w{};
+    if constexpr ((V & kWeightsAhead) != 0) w = load_weights<(V & kCompactTable) != 0>(sinc.weights, trow, kEvictLast);
+#pragma unroll
+    for (int i = 0; i < E; ++i, p += p_step) {
+      const int c = tid + i * T;
+      if (c >= nr) break;
+      float next_blend = 0.f;
+      const int next_row = core::fixed_row_blend(p + p_step, sinc.fractions, next_blend);
+      Weights next{};
+      const bool more = i + 1 < E && c + T < nr;
+      if constexpr ((V & kWeightsAhead) != 0) {
+        if (more) next = load_weights<(V & kCompactTable) != 0>(sinc.weights, next_row, kEvictLast);
+      } else {
+        if (more)
+          asm volatile("prefetch.global.L1 [%0];" ::"l"(sinc.weights + static_cast<std::size_t>(next_row) * ((V & kCompactTable) ? 8 : 16)));
+        w = load_weights<(V & kCompactTable) != 0>(sinc.weights, trow, kEvictLast);
+      }
+      const int i0 = steps::wrap_index<N>(core::fixed_floor(p)) - steps::StagedRow<N>::kGuard;
+      const C32 out = taps8(staged.row, i0, w, blend) * azimuth.factor(row, i, c, band);
+      line[c] = fft::to_float2(out);
+      w = next;
+      trow = next_row;
+      blend = next_blend;
+    }
+  }
+}
+
+template <int N>
+void launch_product(float2* work, int lines, int nr, const core::DopplerRow* rows, double df, SincTableView sinc,
+                    AzimuthBandView band, const float2* tw) {
+  const auto kernel = &range_doppler_kernel<N, steps::Fp32Butterflies, steps::Fp32Rows>;
+  steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
+  kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes>>>(
+      work, lines, nr, rows, df, sinc, band, tw, nullptr, nullptr);
+}
+template <int N, int V>
+void launch_variant(float2* work, int lines, int nr, const core::DopplerRow* rows, double df, SincTableView sinc,
+                    AzimuthBandView band, const float2* tw) {
+  const auto kernel = &pass3_variant<N, V>;
+  steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
+  kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes>>>(work, lines, nr, rows, df,
+                                                                                         sinc, band, tw);
+}
+
+template <int N>
+int run(int lines, int nr, int fractions_small) {
+  RadarParams radar = default_scene().radar;
+  radar.doppler_centroid_hz = 0.3 * radar.prf_hz;  // the bench's squinted scene
+  const core::AzimuthFilter az = core::azimuth_filter(radar, lines, nr, true, Window{}, 0.0);
+  const double df = radar.range_sampling_rate_hz / static_cast<double>(N);
+  DeviceBuffer<core::DopplerRow> rows;
+  upload(rows, az.rows);
+  const core::SincTable table = core::make_sinc_table(8);
+  const core::SincTable small = core::make_sinc_table(8, fractions_small);
+  DeviceBuffer<float> weights, weights_small;
+  upload(weights, interleaved_table(table));
+  upload(weights_small, interleaved_table(small));
+  const SincTableView sinc{weights.get(), 8, table.fractions, 2.0f};
+  auto compact_of = [](const core::SincTable& t) {
+    std::vector<float> out(t.weights.size());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(t.weights[i]);
+    return out;
+  };
+  const core::SincTable table1024 = core::make_sinc_table(8, 1024);
+  DeviceBuffer<float> compact, compact_small, compact_1024;
+  upload(compact, compact_of(table));
+  upload(compact_small, compact_of(small));
+  upload(compact_1024, compact_of(table1024));
+  const SincTableView sinc_compact{compact.get(), 8, table.fractions, 2.0f};
+  const SincTableView sinc_compact_small{compact_small.get(), 8, small.fractions, 2.0f};
+  const SincTableView sinc_compact_1024{compact_1024.get(), 8, table1024.fractions, 2.0f};
+  const SincTableView sinc_small{weights_small.get(), 8, small.fractions, 2.0f};
+  const AzimuthBandView band{nullptr, nullptr, core::AzimuthFilter::kWindowIntervals, 1.0f / lines, 1.0f};
+  DeviceBuffer<float2> tw;
+  upload(tw, fft_twiddle_table(N));
+  double slope_min = 1e9, slope_max = -1e9;
+  for (const auto& r : az.rows) slope_min = std::min(slope_min, r.rcmc_slope), slope_max = std::max(slope_max, r.rcmc_slope);
+  std::printf("N %d, %d rows of %d outputs; rcmc_slope - 1 in [%.3g, %.3g]; table %d fractions (%zu KB)\n", N, lines,
+              nr, slope_min - 1, slope_max - 1, table.fractions, table.weights.size() * 8 / 1024);
+
+  const std::size_t count = static_cast<std::size_t>(lines) * N;
+  std::vector<float2> h(count);
+  std::mt19937 gen(7);
+  std::normal_distribution<float> g(0.f, 1.f);
+  for (auto& x : h) x = make_float2(g(gen), g(gen));
+  DeviceBuffer<float2> pristine(count), work(count), reference(count), copy(count);
+  SARFUSE_CUDA(cudaMemcpy(pristine.get(), h.data(), count * 8, cudaMemcpyHostToDevice));
+  cudaEvent_t a, b;
+  SARFUSE_CUDA(cudaEventCreate(&a));
+  SARFUSE_CUDA(cudaEventCreate(&b));
+  auto time = [&](auto launch, int repeats) {
+    std::vector<float> ms;
+    for (int r = 0; r < repeats + 3; ++r) {
+      SARFUSE_CUDA(cudaMemcpyAsync(work.get(), pristine.get(), count * 8, cudaMemcpyDeviceToDevice));
+      SARFUSE_CUDA(cudaEventRecord(a));
+      launch();
+      SARFUSE_CUDA(cudaEventRecord(b));
+      SARFUSE_CUDA(cudaEventSynchronize(b));
+      SARFUSE_CUDA(cudaGetLastError());
+      float t;
+      SARFUSE_CUDA(cudaEventElapsedTime(&t, a, b));
+      if (r >= 3) ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+  };
+  // Copy floor of the pass's bytes: read N, write nr per row.
+  const float t_copy = time([&] { SARFUSE_CUDA(cudaMemcpyAsync(copy.get(), pristine.get(), count * 8, cudaMemcpyDeviceToDevice)); }, 20);
+  const double bytes = static_cast<double>(lines) * (N + nr) * 8;
+  std::printf("  copy of the %.0f MB array: %.4f ms; pass floor (%.0f MB at that rate) %.4f ms\n", count * 8 / 1e6,
+              t_copy, bytes / 1e6, t_copy * bytes / (2.0 * count * 8));
+  const float t_product =
+      time([&] { launch_product<N>(work.get(), lines, nr, rows.get(), df, sinc_compact, band, tw.get()); }, 30);
+  SARFUSE_CUDA(cudaMemcpy(reference.get(), work.get(), count * 8, cudaMemcpyDeviceToDevice));
+  std::vector<float2> ref(count), got(count);
+  SARFUSE_CUDA(cudaMemcpy(ref.data(), reference.get(), count * 8, cudaMemcpyDeviceToHost));
+  std::printf("  %-40s %.4f ms\n", "product", t_product);
+  int bad = 0;
+  auto compare = [&](const char* name, float t, double tolerance) {
+    SARFUSE_CUDA(cudaMemcpy(got.data(), work.get(), count * 8, cudaMemcpyDeviceToHost));
+    double num = 0, den = 0;
+    for (int r = 0; r < lines; ++r)
+      for (int c = 0; c < nr; ++c) {
+        const float2 x = got[static_cast<std::size_t>(r) * N + c], y = ref[static_cast<std::size_t>(r) * N + c];
+        num += (x.x - y.x) * (x.x - y.x) + (x.y - y.y) * (x.y - y.y);
+        den += y.x * y.x + y.y * y.y;
+      }
+    const double rel = std::sqrt(num / den);
+    bad += !(rel <= tolerance);
+    std::printf("  %-40s %.4f ms  (%.3fx product)  rel L2 vs product %.2e%s\n", name, t, t_product / t, rel,
+                rel <= tolerance ? "" : "  MISMATCH");
+  };
+  auto variant = [&]<int V>(const char* name, const SincTableView& s, double tolerance) {
+    const float t = time([&] { launch_variant<N, V>(work.get(), lines, nr, rows.get(), df, s, band, tw.get()); }, 30);
+    compare(name, t, tolerance);
+  };
+  variant.template operator()<0>("interleaved table (128 KB, before)", sinc, 0.0);
+  variant.template operator()<kRowsNoL1>("interleaved + rows L1::no_allocate", sinc, 0.0);
+  variant.template operator()<kTableEvictLast>("interleaved + table L1::evict_last", sinc, 0.0);
+  variant.template operator()<kWeightsAhead>("interleaved + weights one output ahead", sinc, 0.0);
+  variant.template operator()<kCompactTable>("compact table (64 KB): the product's body", sinc_compact, 0.0);
+  variant.template operator()<kCompactTable | kWeightsAhead>("compact table + weights ahead", sinc_compact, 0.0);
+  variant.template operator()<kCompactTable | kRowsNoL1>("compact table + rows no_allocate", sinc_compact, 0.0);
+  variant.template operator()<kCompactTable>("compact, 1024 fractions (32 KB, bound)", sinc_compact_1024, 1e-3);
+  variant.template operator()<kCompactTable>("compact, small fractions (bound)", sinc_compact_small, 1e-3);
+  char name[64];
+  std::snprintf(name, sizeof name, "interleaved, %d fractions (bound)", small.fractions);
+  variant.template operator()<0>(name, sinc_small, 1e-3);
+  return bad;
+}
+
+}  // namespace p3x
+
+int main(int argc, char** argv) {
+  const int lines = argc > 1 ? std::atoi(argv[1]) : 8192;
+  const int nr = argc > 2 ? std::atoi(argv[2]) : 8192;
+  const int n = argc > 3 ? std::atoi(argv[3]) : 10240;
+  const int small = argc > 4 ? std::atoi(argv[4]) : 256;
+  int bad = 0;
+  if (n == 10240) bad = p3x::run<10240>(lines, nr, small);
+  else if (n == 5120) bad = p3x::run<5120>(lines, nr, small);
+  else if (n == 8192) bad = p3x::run<8192>(lines, nr, small);
+  else return std::fprintf(stderr, "NFFT: 5120, 8192 or 10240\n"), 2;
+  std::printf(bad ? "%d variant(s) differ\n" : "every variant matches\n", bad);
+  return bad ? 1 : 0;
+}
