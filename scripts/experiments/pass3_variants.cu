@@ -97,21 +97,23 @@ __device__ __forceinline__ C32 taps8(const C32* r, int i0, const Weights& w, flo
   return acc;
 }
 
-// range_doppler_kernel<N, Fp32Butterflies, Fp32Rows> with the RCMC's memory traffic as V says; the
-// fixed band (no column shift) and 8 taps, as the bench runs.
-template <int N, int V>
-__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
+// range_doppler_kernel<N, Fp32Butterflies, Fp32Rows> with the RCMC's memory traffic as V says, E points
+// a thread, Buffers exchange buffers (fft::Exchange) and MinBlocks blocks a SM to hold registers for;
+// the fixed band (no column shift) and 8 taps, as the bench runs. One line a block (N / E >= 256).
+template <int N, int V, int E = fft::kElems<N>, int Buffers = 1, int MinBlocks = BlockShape<N>::min_blocks>
+__global__ void __launch_bounds__(N / E, MinBlocks)
     pass3_variant(float2* __restrict__ work, int lines, int nr, const core::DopplerRow* __restrict__ rows, double df,
                   SincTableView sinc, AzimuthBandView band, const float2* __restrict__ tw) {
   extern __shared__ __align__(32) C32 smem[];
-  constexpr int E = fft::kElems<N>, T = N / E;
+  constexpr int T = N / E;
+  static_assert(T >= 256, "one line a block");
   using Butterflies = steps::Fp32Butterflies;
-  const steps::LineSlot<N> slot(smem, lines);
+  const steps::LineSlot<N, Buffers, E, 1> slot(smem, lines);
   const int tid = slot.tid, k = slot.line;
   const bool active = slot.active;
   const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
-  __shared__ C32 az_steps[BlockShape<N>::lines][E];
-  __shared__ C32 src_chirp[BlockShape<N>::lines][16];
+  __shared__ C32 az_steps[1][E];
+  __shared__ C32 src_chirp[1][16];
   steps::AzimuthFilter<N, E>::fill_steps(az_steps[threadIdx.y], row, tid);
   float2* line = work + static_cast<std::size_t>(active ? k : 0) * N;
   C32 v[E];
@@ -127,7 +129,7 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   __syncthreads();
   if (row.src_inverse_rate != 0.0) steps::SrcFactors<N, E>(tid, q_df2).apply(v, tid, src_chirp[threadIdx.y]);
   steps::conjugate(v);
-  Butterflies::template forward<N, E>(v, slot.s, tw, tid);
+  Butterflies::template forward<N, E, fft::Exchange<Buffers>>(v, slot.s, tw, tid);
   __syncthreads();
   const auto staged = steps::StagedRow<N>::stage_conjugated(slot.s, v, tid);
   __syncthreads();
@@ -186,13 +188,14 @@ void launch_product(float2* work, int lines, int nr, const core::DopplerRow* row
   kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes>>>(
       work, lines, nr, rows, df, sinc, band, tw, nullptr, nullptr);
 }
-template <int N, int V>
+template <int N, int V, int E = fft::kElems<N>, int Buffers = 1, int MinBlocks = BlockShape<N>::min_blocks>
 void launch_variant(float2* work, int lines, int nr, const core::DopplerRow* rows, double df, SincTableView sinc,
                     AzimuthBandView band, const float2* tw) {
-  const auto kernel = &pass3_variant<N, V>;
-  steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
-  kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes>>>(work, lines, nr, rows, df,
-                                                                                         sinc, band, tw);
+  const auto kernel = &pass3_variant<N, V, E, Buffers, MinBlocks>;
+  using Slot = steps::LineSlot<N, Buffers, E, 1>;
+  SARFUSE_CUDA(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, Slot::smem_bytes));
+  kernel<<<lines, N / E, Slot::smem_bytes>>>(work, lines, nr, rows, df, sinc, band, tw);
 }
 
 template <int N>
@@ -283,8 +286,11 @@ int run(int lines, int nr, int fractions_small) {
     std::printf("  %-40s %.4f ms  (%.3fx product)  rel L2 vs product %.2e%s\n", name, t, t_product / t, rel,
                 rel <= tolerance ? "" : "  MISMATCH");
   };
-  auto variant = [&]<int V>(const char* name, const SincTableView& s, double tolerance) {
-    const float t = time([&] { launch_variant<N, V>(work.get(), lines, nr, rows.get(), df, s, band, tw.get()); }, 30);
+  auto variant = [&]<int V, int E = fft::kElems<N>, int Buffers = 1, int MinBlocks = BlockShape<N>::min_blocks>(
+                     const char* name, const SincTableView& s, double tolerance) {
+    const float t = time(
+        [&] { launch_variant<N, V, E, Buffers, MinBlocks>(work.get(), lines, nr, rows.get(), df, s, band, tw.get()); },
+        30);
     compare(name, t, tolerance);
   };
   variant.template operator()<0>("interleaved table (128 KB, before)", sinc, 0.0);
@@ -292,6 +298,12 @@ int run(int lines, int nr, int fractions_small) {
   variant.template operator()<kTableEvictLast>("interleaved + table L1::evict_last", sinc, 0.0);
   variant.template operator()<kWeightsAhead>("interleaved + weights one output ahead", sinc, 0.0);
   variant.template operator()<kCompactTable>("compact table (64 KB): the product's body", sinc_compact, 0.0);
+  if constexpr (N / 16 % 32 == 0 && N / 16 >= 256) {  // 16 points a thread (the radix-16 passes in registers)
+    constexpr int kMin = N / 16 <= 320 ? 2 : 1;
+    variant.template operator()<kCompactTable, 16, 1, kMin>("compact, 16 points a thread", sinc_compact, 1e-6);
+    variant.template operator()<kCompactTable, 16, 2, kMin>("compact, 16 points, two buffers", sinc_compact, 1e-6);
+    variant.template operator()<kCompactTable, 16, 2, 1>("compact, 16 points, two buffers, 1 block/SM", sinc_compact, 1e-6);
+  }
   variant.template operator()<kCompactTable | kWeightsAhead>("compact table + weights ahead", sinc_compact, 0.0);
   variant.template operator()<kCompactTable | kRowsNoL1>("compact table + rows no_allocate", sinc_compact, 0.0);
   variant.template operator()<kCompactTable>("compact, 1024 fractions (32 KB, bound)", sinc_compact_1024, 1e-3);

@@ -14,7 +14,7 @@ namespace sarfuse::cuda {
 
 // Range FFT sizes the project's own kernels cover in one thread block: powers of two 256..16384; the
 // FP32 chain's passes 1 and 3 (launch_range_spectrum, launch_range_doppler_rows) also the nice lengths
-// 2^a x {3, 5, 15} of fft_math.hpp (kNiceRowSizes).
+// 2^a x {3, 5, 9, 15} of fft_math.hpp (kNiceRowSizes).
 bool own_fft_supports(int n);
 bool own_row_fft_supports(int n);
 // The twiddle table the FFT kernels of size n read: exp(-2 pi i k / n), computed in float64.

@@ -86,10 +86,11 @@ __device__ __forceinline__ void stockham_twiddle_mul(Cx<A>* x, int j, const floa
   }
 }
 
-// DFT_R in registers: radix 2..32 powers of two, or 3, 5, 7, 15.
+// DFT_R in registers: radix 2..32 powers of two, or 3, 5, 7, 9, 15.
 template <int R, class A>
 __device__ __forceinline__ void butterfly(Cx<A>* x) {
   if constexpr (R == 15) dft15(x);
+  else if constexpr (R == 9) dft9(x);
   else if constexpr (R == 3 || R == 5 || R == 7) dft_odd<R>(x);
   else dft<R>(x);
 }

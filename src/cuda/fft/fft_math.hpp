@@ -189,6 +189,35 @@ SARFUSE_HD inline void dft15(Cx<T>* v) {
   }
 }
 
+// In-place forward DFT of 9 points as 3 x 3 (Cooley-Tukey: 3 and 3 share a factor, so twiddles between
+// the two DFT_3 stages): x[3 n1 + n2] -> DFT_3 over n1, x W_9^(n2 k1), DFT_3 over n2 -> X[k1 + 3 k2].
+template <class T>
+SARFUSE_HD inline void dft9(Cx<T>* v) {
+  // W_9^k = (cos, -sin)(2 pi k / 9) for k = 1, 2, 4.
+  const Cx<T> w1{static_cast<T>(0.766044443118978), static_cast<T>(-0.6427876096865393)};
+  const Cx<T> w2{static_cast<T>(0.17364817766693041), static_cast<T>(-0.984807753012208)};
+  const Cx<T> w4{static_cast<T>(-0.9396926207859083), static_cast<T>(-0.3420201433256689)};
+  Cx<T> a[3][3];  // [n2][k1]
+#pragma unroll
+  for (int n2 = 0; n2 < 3; ++n2) {
+    Cx<T> t[3] = {v[n2], v[3 + n2], v[6 + n2]};
+    dft_odd<3>(t);
+#pragma unroll
+    for (int k1 = 0; k1 < 3; ++k1) a[n2][k1] = t[k1];
+  }
+  a[1][1] = a[1][1] * w1;
+  a[1][2] = a[1][2] * w2;
+  a[2][1] = a[2][1] * w2;
+  a[2][2] = a[2][2] * w4;
+#pragma unroll
+  for (int k1 = 0; k1 < 3; ++k1) {
+    Cx<T> t[3] = {a[0][k1], a[1][k1], a[2][k1]};
+    dft_odd<3>(t);
+#pragma unroll
+    for (int k2 = 0; k2 < 3; ++k2) v[k1 + 3 * k2] = t[k2];
+  }
+}
+
 // The pass radices of an n-point mixed-radix transform, n = 2^a 3^b 5^c 7^d: the odd radices first
 // (7s, 5s, 3s), then radix-16 passes and one pass for the remaining power of two. Returns the number
 // of passes (0 when n has another prime factor); radices[] gets them in order (at most 32).
@@ -236,22 +265,26 @@ SARFUSE_HD constexpr int pass_count(int n, int radix) {
   return count;
 }
 
-// ---- one-block lines of a "nice" length: N = 2^a x m, m = 3, 5 or 15 ----
+// ---- one-block lines of a "nice" length: N = 2^a x m, m = 3, 5, 9 or 15 ----
 // The range FFT of the fused chain can then be the smallest such length >= Nr + replica - 1 (7680 for
-// 6250 + 1349) instead of the next power of two. Each thread holds E = row_elems(N) points (15, 12 or
-// 10: the odd part times what keeps N / E <= 1024 threads); the passes are the power-of-two part's
-// radix-16 passes (the last takes what remains), then the odd part in one pass (15 by dft15, 5 or 3). A pass whose radix
+// 6250 + 1349) instead of the next power of two. Each thread holds E = row_elems(N) points (15, 12, 10
+// or 9: the odd part times what keeps N / E <= 1024 threads); the passes are the power-of-two part's
+// radix-16 passes (the last takes what remains), then the odd part in one pass (15 by dft15, 9 by dft9,
+// 5 or 3). A pass whose radix
 // divides E runs on the registers as in the power-of-two kernels; the others (radix 16 with E = 15,
 // say) read their butterflies from shared memory, ceil(N / R / T) per thread.
 SARFUSE_HD constexpr int odd_part(int n) { return n / (n & -n); }
 SARFUSE_HD constexpr bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 SARFUSE_HD constexpr int row_elems(int n) {
   const int m = odd_part(n);
-  return m == 15 ? 15 : m == 3 ? 12 : m == 5 ? 10 : 0;
+  return m == 15 ? 15 : m == 3 ? 12 : m == 5 ? 10 : m == 9 ? 9 : 0;
 }
-// The non-power-of-two lengths the one-block row kernels are compiled for: 2^a x {3, 5, 15} in
+// The non-power-of-two lengths the one-block row kernels are compiled for: 2^a x {3, 5, 9, 15} in
 // [1280, 15360] (the list for the host, the test for both sides; a unit test keeps them equal).
-constexpr int kNiceRowSizes[] = {1280, 1536, 1920, 2560, 3072, 3840, 5120, 6144, 7680, 10240, 12288, 15360};
+// (One line: CMakeLists.txt reads it to generate a translation unit per length.)
+// clang-format off
+constexpr int kNiceRowSizes[] = {1280, 1536, 1920, 2304, 2560, 3072, 3840, 4608, 5120, 6144, 7680, 9216, 10240, 12288, 15360};
+// clang-format on
 SARFUSE_HD constexpr bool is_nice_row_size(int n) { return n >= 1280 && n <= 15360 && row_elems(n) != 0; }
 SARFUSE_HD constexpr int row_pass_count(int n) {
   const int p2 = n & -n;

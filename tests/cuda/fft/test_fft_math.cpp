@@ -150,6 +150,7 @@ static std::vector<Cx<float>> emulate_schedule(const std::vector<std::complex<do
         case 5: cuda::fft::dft_odd<5>(v); break;
         case 7: cuda::fft::dft_odd<7>(v); break;
         case 8: cuda::fft::dft<8>(v); break;
+        case 9: cuda::fft::dft9(v); break;
         case 15: cuda::fft::dft15(v); break;
         case 16: cuda::fft::dft<16>(v); break;
         default: cuda::fft::dft<32>(v); break;

@@ -108,10 +108,10 @@ TEST(CudaFftFp16Rows, MatchFloat64OfTheRoundedInput) {
     }
   }
 }
-// The nice lengths of each kind (E = 10, 12, 15 points per thread, up to 1024 threads) and two that
+// The nice lengths of each kind (E = 10, 12, 15, 9 points per thread, up to 1024 threads) and two that
 // take the generic mixed-radix kernel.
 INSTANTIATE_TEST_SUITE_P(NonPow2, CudaFftSizes,
-                         ::testing::Values(1280, 1536, 1920, 6000, 7680, 10125, 10240, 12288, 15360));
+                         ::testing::Values(1280, 1536, 1920, 2304, 6000, 7680, 9216, 10125, 10240, 12288, 15360));
 // Beyond one block: the four-step path (2^15..2^22).
 INSTANTIATE_TEST_SUITE_P(Long, CudaFftSizes, ::testing::Values(32768, 65536, 131072, 1048576, 4194304));
 

@@ -59,14 +59,14 @@ TEST(CudaPrecision, Fp16StorageFiveTargetsMatchFp64) {
   EXPECT_THROW(make_plan(p.radar, raw.lines(), raw.samples(), unfused), Error);
 }
 
-// fp16-storage at every nice range FFT length (E = 15, 10, 12 points per thread; 128..1024 threads per
+// fp16-storage at every nice range FFT length (E = 15, 10, 12, 9 points per thread; 128..1024 threads per
 // line; SRC on): the image against the CPU's fp64 chain at the same length, every element written, and
 // at two lengths every target's SNR / PSLR / ISLR / position within the bounds of the power-of-two test.
 TEST(CudaPrecision, Fp16StorageAtEachNiceLengthMatchesFp64) {
   REQUIRE_GPU();
   const ParamsFile p = default_scene();
   const ComplexImage raw = simulate(p.radar, *p.scene);
-  for (const std::size_t nfft : {1920, 2560, 3072, 3840, 5120, 6144, 7680, 10240, 12288, 15360}) {
+  for (const std::size_t nfft : {1920, 2304, 2560, 3072, 3840, 4608, 5120, 6144, 7680, 9216, 10240, 12288, 15360}) {
     SCOPED_TRACE("range FFT " + std::to_string(nfft));
     FocusOptions oc;
     oc.backend = Backend::cpu;

@@ -124,7 +124,7 @@ TEST(CudaRangeInput, IntegerSamplesConvertInTheLoad) {
   }
 }
 
-// The range FFT at a nice length (2^a x 3, 5 or 15) instead of the next power of two: the plan picks
+// The range FFT at a nice length (2^a x 3, 5, 9 or 15) instead of the next power of two: the plan picks
 // one where it pays (<= 0.8 of the power of two: 3072 for 2048 + 601 - 1 = 2648 samples, not 4096; not 1920
 // for the 5-target scene's 1624), and every nice length the row kernels are compiled for, on the fused
 // and cuFFT pipelines, matches the CPU's float64 chain at the same length.
@@ -142,7 +142,7 @@ TEST(CudaNiceRange, ChainMatchesCpuFp64AtEachNiceLength) {
     EXPECT_EQ(make_plan(p.radar, 256, 2048, o16).range_fft_size(), 4096u);
   }
   for (const Pipeline pipeline : {Pipeline::fused, Pipeline::cufft_unfused})
-    for (const std::size_t nfft : {1920, 2560, 3072, 3840, 5120, 6144, 7680, 10240, 12288, 15360}) {
+    for (const std::size_t nfft : {1920, 2304, 2560, 3072, 3840, 4608, 5120, 6144, 7680, 9216, 10240, 12288, 15360}) {
       if (pipeline != Pipeline::fused && nfft != 1920 && nfft != 7680) continue;
       SCOPED_TRACE(std::string(to_string(pipeline)) + " nfft " + std::to_string(nfft));
       FocusOptions og = cuda_options(pipeline);
@@ -168,6 +168,8 @@ TEST(CudaRangeLength, BuiltInTableTakesANiceLengthWhereItPays) {
   FocusOptions o = cuda_options();
   EXPECT_EQ(cuda::range_fft_length(4696, o), 5120u);   // 4096 + 601 - 1: 5/8 of 8192
   EXPECT_EQ(cuda::range_fft_length(3000, o), 3072u);   // 3/4 of 4096
+  EXPECT_EQ(cuda::range_fft_length(8792, o), 9216u);   // 8192 + 601 - 1: 9/16 of 16384 (odd part 9)
+  EXPECT_EQ(cuda::range_fft_length(2200, o), 2304u);   // 9/16 of 4096
   EXPECT_EQ(cuda::range_fft_length(6850, o), 8192u);   // 7680 is 15/16: measured no faster
   EXPECT_EQ(cuda::range_fft_length(1624, o), 2048u);   // 1920 likewise
   EXPECT_EQ(cuda::range_fft_length(100, o), 256u);     // the smallest row kernel
