@@ -53,6 +53,7 @@ enum : int {
   kTableEvictLast = 8,   // the table's loads marked L1::evict_last
   kCompactTable = 16,    // the table as (fractions + 1) rows of taps weights (half the bytes): the difference
                          // to the next row made by one subtraction (as the product does now)
+  kRowRecordAhead = 32,  // the DopplerRow record kPrefetchBlocks blocks ahead pulled into L2
 };
 
 __device__ __forceinline__ float2 load_no_l1(const float2* p) {
@@ -111,6 +112,10 @@ __global__ void __launch_bounds__(N / E, MinBlocks)
   const steps::LineSlot<N, Buffers, E, 1> slot(smem, lines);
   const int tid = slot.tid, k = slot.line;
   const bool active = slot.active;
+  if constexpr ((V & kRowRecordAhead) != 0) {
+    if (threadIdx.x == 0 && k + steps::kPrefetchBlocks < lines)
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(rows + k + steps::kPrefetchBlocks));
+  }
   const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
   __shared__ C32 az_steps[1][E];
   __shared__ C32 src_chirp[1][16];
@@ -198,7 +203,8 @@ void launch_variant(float2* work, int lines, int nr, const core::DopplerRow* row
   kernel<<<lines, N / E, Slot::smem_bytes>>>(work, lines, nr, rows, df, sinc, band, tw);
 }
 
-template <int N>
+// Full: every variant; else the product, its body and the 16-point shapes (the other nice lengths).
+template <int N, bool Full = true>
 int run(int lines, int nr, int fractions_small) {
   RadarParams radar = default_scene().radar;
   radar.doppler_centroid_hz = 0.3 * radar.prf_hz;  // the bench's squinted scene
@@ -293,17 +299,26 @@ int run(int lines, int nr, int fractions_small) {
         30);
     compare(name, t, tolerance);
   };
-  variant.template operator()<0>("interleaved table (128 KB, before)", sinc, 0.0);
-  variant.template operator()<kRowsNoL1>("interleaved + rows L1::no_allocate", sinc, 0.0);
-  variant.template operator()<kTableEvictLast>("interleaved + table L1::evict_last", sinc, 0.0);
-  variant.template operator()<kWeightsAhead>("interleaved + weights one output ahead", sinc, 0.0);
+  if constexpr (Full) {
+    variant.template operator()<0>("interleaved table (128 KB, before)", sinc, 0.0);
+    variant.template operator()<kRowsNoL1>("interleaved + rows L1::no_allocate", sinc, 0.0);
+    variant.template operator()<kTableEvictLast>("interleaved + table L1::evict_last", sinc, 0.0);
+    variant.template operator()<kWeightsAhead>("interleaved + weights one output ahead", sinc, 0.0);
+  }
   variant.template operator()<kCompactTable>("compact table (64 KB): the product's body", sinc_compact, 0.0);
+  variant.template operator()<kCompactTable | kRowRecordAhead>("compact + row record ahead in L2", sinc_compact, 0.0);
   if constexpr (N / 16 % 32 == 0 && N / 16 >= 256) {  // 16 points a thread (the radix-16 passes in registers)
     constexpr int kMin = N / 16 <= 320 ? 2 : 1;
     variant.template operator()<kCompactTable, 16, 1, kMin>("compact, 16 points a thread", sinc_compact, 1e-6);
-    variant.template operator()<kCompactTable, 16, 2, kMin>("compact, 16 points, two buffers", sinc_compact, 1e-6);
-    variant.template operator()<kCompactTable, 16, 2, 1>("compact, 16 points, two buffers, 1 block/SM", sinc_compact, 1e-6);
+    variant.template operator()<kCompactTable | kRowRecordAhead, 16, 1, kMin>("compact, 16 points, row record ahead",
+                                                                             sinc_compact, 1e-6);
+    if constexpr (Full) {
+      variant.template operator()<kCompactTable, 16, 2, kMin>("compact, 16 points, two buffers", sinc_compact, 1e-6);
+      variant.template operator()<kCompactTable, 16, 2, 1>("compact, 16 points, two buffers, 1 block/SM", sinc_compact,
+                                                           1e-6);
+    }
   }
+  if constexpr (!Full) return bad;
   variant.template operator()<kCompactTable | kWeightsAhead>("compact table + weights ahead", sinc_compact, 0.0);
   variant.template operator()<kCompactTable | kRowsNoL1>("compact table + rows no_allocate", sinc_compact, 0.0);
   variant.template operator()<kCompactTable>("compact, 1024 fractions (32 KB, bound)", sinc_compact_1024, 1e-3);
@@ -323,9 +338,14 @@ int main(int argc, char** argv) {
   const int small = argc > 4 ? std::atoi(argv[4]) : 256;
   int bad = 0;
   if (n == 10240) bad = p3x::run<10240>(lines, nr, small);
+  else if (n == 9216) bad = p3x::run<9216>(lines, nr, small);
   else if (n == 5120) bad = p3x::run<5120>(lines, nr, small);
   else if (n == 8192) bad = p3x::run<8192>(lines, nr, small);
-  else return std::fprintf(stderr, "NFFT: 5120, 8192 or 10240\n"), 2;
+  else if (n == 6144) bad = p3x::run<6144, false>(lines, nr, small);
+  else if (n == 7680) bad = p3x::run<7680, false>(lines, nr, small);
+  else if (n == 12288) bad = p3x::run<12288, false>(lines, nr, small);
+  else if (n == 15360) bad = p3x::run<15360, false>(lines, nr, small);
+  else return std::fprintf(stderr, "NFFT: 5120, 6144, 7680, 8192, 9216, 10240, 12288 or 15360\n"), 2;
   std::printf(bad ? "%d variant(s) differ\n" : "every variant matches\n", bad);
   return bad ? 1 : 0;
 }

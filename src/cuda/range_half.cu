@@ -26,8 +26,9 @@ void launch_range_doppler_rows_half(int nfft, __half2* work, int lines, int nr, 
   steps::dispatch_row_size(nfft, [&]<int N>() {
     steps::with_butterflies<N, steps::Fp16Butterflies>(half_math, [&]<class B>() {
       const auto kernel = &range_doppler_kernel<N, B, steps::Fp16Rows>;
-      steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
-      kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+      constexpr int E = doppler_row_elems<N>;
+      steps::set_smem<N, 1, E>(reinterpret_cast<const void*>(kernel));
+      kernel<<<steps::grid_for<N, E>(lines), steps::block_for<N, E>(), DopplerRowShape<N>::smem_bytes, stream>>>(
           work, lines, nr, rows, df, sinc, band, tw, spectrum_max_bits, row_factor);
       SARFUSE_LAUNCHED("range_doppler_rows_half");
     });

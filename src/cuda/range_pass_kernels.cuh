@@ -121,23 +121,36 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   Rows::template store_spectrum<N>(v, out, slot.line, slot.active, slot.tid, row_factor, max_bits);
 }
 
+// Pass 3's shape: 16 points a thread at the nice lengths where that measured faster (5120, 9216, 10240:
+// the radix-16 passes on the registers, pass 3 4-7 % faster; at 6144, 7680, 12288 and 15360 it was
+// 1-17 % slower), registers for two blocks a SM up to 320 threads a line and one above; elsewhere
+// BlockShape's (docs/performance.md, "Pass 3: the RCMC's sinc table and the points a thread").
+template <int N>
+constexpr int doppler_row_elems = N == 5120 || N == 9216 || N == 10240 ? 16 : fft::kElems<N>;
+template <int N>
+using DopplerRowShape = BlockShape<N, doppler_row_elems<N>>;
+template <int N>
+constexpr int doppler_row_min_blocks =
+    doppler_row_elems<N> == fft::kElems<N> ? BlockShape<N>::min_blocks : DopplerRowShape<N>::threads <= 320 ? 2 : 1;
+
 // One Doppler row k per thread group, written in place (its first nr columns); rows outside the
 // processed band are zeros.
 template <int N, class Butterflies, class Rows>
-__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
+__global__ void __launch_bounds__(DopplerRowShape<N>::threads * DopplerRowShape<N>::lines, doppler_row_min_blocks<N>)
     range_doppler_kernel(typename Rows::Io* __restrict__ work, int lines, int nr,
                          const core::DopplerRow* __restrict__ rows, double df, SincTableView sinc,
                          AzimuthBandView band, const float2* __restrict__ tw,
                          const unsigned* __restrict__ spectrum_max_bits, float* __restrict__ row_factor) {
   extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
-  constexpr int E = fft::kElems<N>, T = N / E;
+  constexpr int E = doppler_row_elems<N>, T = N / E, Lines = DopplerRowShape<N>::lines;
   using Io = typename Rows::Io;
-  const steps::LineSlot<N> slot(smem, lines);
+  const steps::LineSlot<N, 1, E> slot(smem, lines);
   const int tid = slot.tid, k = slot.line;
   const bool active = slot.active;
+  steps::prefetch_record_ahead_l2<Lines>(rows, k, lines, tid);
   // A block of rows outside the processed band stores their zeros and leaves: no load, FFT or RCMC
   // (the CPU plan skips these rows too).
-  if (steps::block_outside_band<BlockShape<N>::lines>(rows, lines)) {
+  if (steps::block_outside_band<Lines>(rows, lines)) {
     if (!active) return;
     Io* zero_row = work + static_cast<std::size_t>(k) * N;
     for (int c = tid; c < nr; c += T) Rows::store(zero_row + c, C32{0.f, 0.f}, 1.0f);
@@ -146,14 +159,14 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
   }
   const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
   // The line's tables (read after the barriers below): the azimuth filter's steps, the SRC's k^2 term.
-  __shared__ C32 az_steps[BlockShape<N>::lines][E];
-  __shared__ C32 src_chirp[BlockShape<N>::lines][16];
+  __shared__ C32 az_steps[Lines][E];
+  __shared__ C32 src_chirp[Lines][16];
   steps::AzimuthFilter<N, E>::fill_steps(az_steps[threadIdx.y], row, tid);
   // Every load first and unconditionally (an inactive line reads row 0 and never stores).
   Io* line = work + static_cast<std::size_t>(active ? k : 0) * N;
   C32 v[E];
   steps::load_row<N>(v, line, tid, Rows::load_factor(lines, spectrum_max_bits));
-  steps::prefetch_ahead_l2<N>(work, k, lines, static_cast<std::size_t>(N) * sizeof(Io), tid);
+  steps::prefetch_ahead_l2<N, E>(work, k, lines, static_cast<std::size_t>(N) * sizeof(Io), tid);
   const double q_df2 = row.src_inverse_rate * df * df;
   steps::SrcFactors<N, E>::fill_chirp(src_chirp[threadIdx.y], tid, q_df2);
   __syncthreads();

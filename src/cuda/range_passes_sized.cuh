@@ -25,8 +25,9 @@ void launch_range_doppler_rows_sized(float2* work, int lines, int nr, const core
                                      cudaStream_t stream, bool tensor) {
   steps::with_butterflies<N, steps::TensorButterflies>(tensor, [&]<class B>() {
     const auto kernel = &range_doppler_kernel<N, B, steps::Fp32Rows>;
-    steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
-    kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes, stream>>>(
+    constexpr int E = doppler_row_elems<N>;
+    steps::set_smem<N, 1, E>(reinterpret_cast<const void*>(kernel));
+    kernel<<<steps::grid_for<N, E>(lines), steps::block_for<N, E>(), DopplerRowShape<N>::smem_bytes, stream>>>(
         work, lines, nr, rows, df, sinc, band, tw, nullptr, nullptr);
     SARFUSE_LAUNCHED("range_doppler_rows");
   });

@@ -268,7 +268,7 @@ __device__ __forceinline__ void block_fft_forward(Cx<A> (&v)[E], Cx<A>* s, const
     }
   } else {
     static_assert(is_nice_row_size(N) && N % E == 0 && N / E % 32 == 0,
-                  "N: one of kNiceRowSizes; E: row_elems(N), or 16 or 32 in experiments, whole warps a line");
+                  "N: one of kNiceRowSizes; E: row_elems(N), or 16 or 32 (pass 3, experiments), whole warps a line");
     static_assert(std::is_same_v<A, float>, "nice lengths: FP32 arithmetic");
     mixed_passes<N, E, 0, X>(v, s, tw, tid);
   }

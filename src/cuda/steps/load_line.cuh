@@ -63,15 +63,22 @@ __device__ __forceinline__ void load_row(C32 (&v)[E], const Io* row, int tid, fl
 // microseconds and a few MB of L2, where a whole wave ahead evicted the lines before their use
 // (docs/performance.md, "Choices made from measurements").
 constexpr int kPrefetchBlocks = 32;
-template <int N>
+template <int N, int E = fft::kElems<N>>
 __device__ __forceinline__ void prefetch_ahead_l2(const void* base, int line, int lines, std::size_t line_bytes,
                                                   int tid) {
-  const int ahead = kPrefetchBlocks * BlockShape<N>::lines;
+  const int ahead = kPrefetchBlocks * BlockShape<N, E>::lines;
   if (line + ahead >= lines) return;
   const char* p = static_cast<const char*>(base) + static_cast<std::size_t>(line + ahead) * line_bytes;
-  for (std::size_t b = static_cast<std::size_t>(tid) * 128; b < line_bytes;
-       b += static_cast<std::size_t>(N / fft::kElems<N>) * 128)
+  for (std::size_t b = static_cast<std::size_t>(tid) * 128; b < line_bytes; b += static_cast<std::size_t>(N / E) * 128)
     asm volatile("prefetch.global.L2 [%0];" ::"l"(p + b));
+}
+
+// The same for a line's record (pass 3's DopplerRow), by the group's first thread: a block reads its
+// record before anything else, so without it every block began with a wait on DRAM.
+template <int Lines, class Record>
+__device__ __forceinline__ void prefetch_record_ahead_l2(const Record* records, int line, int lines, int tid) {
+  const int ahead = kPrefetchBlocks * Lines;
+  if (tid == 0 && line + ahead < lines) asm volatile("prefetch.global.L2 [%0];" ::"l"(records + line + ahead));
 }
 
 }  // namespace sarfuse::cuda::steps
