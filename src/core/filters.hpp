@@ -102,7 +102,7 @@ SincTable make_sinc_table(int taps, int fractions = 2048, double kaiser_beta = 2
 // The GPU's form of the table: its (fractions + 1) x taps weights in FP32. A blended weight is
 // w_r + t (w_{r+1} - w_r), the difference taken in FP32 at the point of use (one subtraction and one fused
 // multiply-add): storing the differences too doubled the table to 128 KB, which did not stay in L1
-// beside the RCMC's row (docs/performance.md, "The RCMC's sinc table").
+// beside the RCMC's row (docs/performance.md, "Pass 3: the RCMC's sinc table and the points a thread").
 std::vector<float> sinc_table_fp32(const SincTable& table);
 
 // Positions along a row in 32.32 fixed point (samples x 2^32). The floor and the fraction are exact
