@@ -13,7 +13,8 @@
 // "plain" kernels here are that now; variants_run6/7.txt from commit cf432fe, whose double-buffered and
 // 32-points-a-thread variants the product then took (its persistent TMA, predicated-body and
 // uniform-path variants, measured since stop 28, are gone with them).) variants_run8.txt (stop 34): the staged
-// (persistent, cp.async) and L2-prefetch variants below, none faster (docs/performance.md).
+// (persistent, cp.async) and L2-prefetch variants below, none faster (docs/performance.md); stop41_rc_no_l1.txt:
+// the line loads bypassing L1 (NoL1), no faster.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -128,7 +129,14 @@ __device__ __forceinline__ void passes_and_store(C32 (&v)[E], C32* smem, const f
   for (int q = 0; q < E; ++q) dst[tid + q * T] = fft::to_float2(fft::conj(v[q]));
 }
 
-template <int MinBlocks, bool Double, bool Table>
+// NoL1 (stop 41): the line's loads bypass L1 (ld.global.nc.L1::no_allocate), so L1 keeps the filter and
+// the twiddles while lines stream through.
+__device__ __forceinline__ float2 load_no_l1(const float2* p) {
+  float2 r;
+  asm volatile("ld.global.nc.L1::no_allocate.v2.f32 {%0, %1}, [%2];" : "=f"(r.x), "=f"(r.y) : "l"(p));
+  return r;
+}
+template <int MinBlocks, bool Double, bool Table, bool NoL1 = false>
 __global__ void __launch_bounds__(T, MinBlocks)
     rc_passes(const float2* __restrict__ raw, const float2* __restrict__ filter, const float2* __restrict__ tw,
               const float2* __restrict__ ptab, float2* __restrict__ out) {
@@ -136,7 +144,10 @@ __global__ void __launch_bounds__(T, MinBlocks)
   const int tid = threadIdx.x, line = blockIdx.x;
   C32 v[E];
 #pragma unroll
-  for (int q = 0; q < E; ++q) v[q] = fft::to_c32(__ldg(raw + static_cast<std::size_t>(line) * N + tid + q * T));
+  for (int q = 0; q < E; ++q) {
+    const float2* p = raw + static_cast<std::size_t>(line) * N + tid + q * T;
+    v[q] = fft::to_c32(NoL1 ? load_no_l1(p) : __ldg(p));
+  }
   passes_and_store<Double, Table>(v, smem, filter, tw, ptab, out, line, tid);
 }
 
@@ -264,11 +275,12 @@ int main() {
   const std::vector<float2> ptab = pass_table();
   CK(cudaMalloc(&dptab, ptab.size() * 8));
   CK(cudaMemcpy(dptab, ptab.data(), ptab.size() * 8, cudaMemcpyHostToDevice));
-  auto passes = [&]<int MinBlocks, bool Double, bool Table>(const char* name) {
+  auto passes = [&]<int MinBlocks, bool Double, bool Table, bool NoL1 = false>(const char* name) {
     const int smem = (Double ? 2 : 1) * row_smem;
-    measure(reinterpret_cast<const void*>(&rc_passes<MinBlocks, Double, Table>), smem, T, false, name,
-            [&](unsigned g) { rc_passes<MinBlocks, Double, Table><<<g, T, smem>>>(dx, dh, dtw, dptab, dy); });
+    measure(reinterpret_cast<const void*>(&rc_passes<MinBlocks, Double, Table, NoL1>), smem, T, false, name,
+            [&](unsigned g) { rc_passes<MinBlocks, Double, Table, NoL1><<<g, T, smem>>>(dx, dh, dtw, dptab, dy); });
   };
+  passes.template operator()<2, true, false, true>("double-buffered, line loads L1::no_allocate, 2 blocks");
   passes.template operator()<2, false, false>("passes as the product, 2 blocks of registers");
   passes.template operator()<2, true, false>("double-buffered exchange, 2 blocks");
   passes.template operator()<3, true, false>("double-buffered exchange, 3 blocks");
