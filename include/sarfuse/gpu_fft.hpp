@@ -17,7 +17,7 @@ namespace sarfuse::gpu {
 // register-resident butterflies exchanged through shared memory (n = 64..16384; the radix-r variant
 // needs n / r <= 1024 threads); mixed radix for n = 2^a 3^b 5^c 7^d (not a power of two): the nice
 // lengths 2^a x {3, 5, 9, 15} in 1280..15360 (the ones the focusing chain's range FFT may take) by the same
-// register-resident kernel structure (radix-16 passes, then 5 and 3), any other such n up to 12288 by a
+// register-resident kernel structure (radix-16 passes, then the odd part), any other such n up to 12288 by a
 // generic kernel (the line twice in shared memory, passes of radix 7, 5, 3, then 16 and the rest); or cuFFT.
 // Reduced precision, on the tensor cores (256 points, contiguous lines only; never chosen by the
 // planner): tensor_fp16 (FP16 operands), tensor_bf16 (BF16 operands), tensor_tf32, tensor_tf32x3 (split TF32: FP32-class accuracy),

@@ -122,9 +122,9 @@ __global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines,
 }
 
 // Pass 3's shape: 16 points a thread at the nice lengths where that measured faster (5120, 9216, 10240:
-// the radix-16 passes on the registers, pass 3 4-7 % faster; at 6144, 7680, 12288 and 15360 it was
-// 1-17 % slower), registers for two blocks a SM up to 320 threads a line and one above; elsewhere
-// BlockShape's (docs/performance.md, "Pass 3: the RCMC's sinc table and the points a thread").
+// the radix-16 passes on the registers; 4-7 % alone, 1 % in the whole chain; at 6144, 7680, 12288 and
+// 15360 it was 0-17 % slower), registers for two blocks a SM up to 320 threads a line and one above;
+// elsewhere BlockShape's (docs/performance.md, "Pass 3: the RCMC's sinc table and the points a thread").
 template <int N>
 constexpr int doppler_row_elems = N == 5120 || N == 9216 || N == 10240 ? 16 : fft::kElems<N>;
 template <int N>

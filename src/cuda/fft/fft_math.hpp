@@ -270,9 +270,8 @@ SARFUSE_HD constexpr int pass_count(int n, int radix) {
 // 6250 + 1349) instead of the next power of two. Each thread holds E = row_elems(N) points (15, 12, 10
 // or 9: the odd part times what keeps N / E <= 1024 threads); the passes are the power-of-two part's
 // radix-16 passes (the last takes what remains), then the odd part in one pass (15 by dft15, 9 by dft9,
-// 5 or 3). A pass whose radix
-// divides E runs on the registers as in the power-of-two kernels; the others (radix 16 with E = 15,
-// say) read their butterflies from shared memory, ceil(N / R / T) per thread.
+// 5 or 3). A pass whose radix divides E runs on the registers as in the power-of-two kernels; the others
+// (radix 16 with E = 15, say) read their butterflies from shared memory, ceil(N / R / T) per thread.
 SARFUSE_HD constexpr int odd_part(int n) { return n / (n & -n); }
 SARFUSE_HD constexpr bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 SARFUSE_HD constexpr int row_elems(int n) {
