@@ -1,4 +1,5 @@
-// Experiment (issue 20; needs docs/bench/azimuth/stop42_pass1_two_step.patch applied, then the library rebuilt): the RDA's pass 1 (range FFT x matched filter) with the first step of the
+// Experiment (issue 20; needs docs/bench/azimuth/stop42_pass1_two_step.patch applied, then the library
+// rebuilt): the RDA's pass 1 (range FFT x matched filter) with the first step of the
 // two-step azimuth FFT (the 32-point register pass over rows m apart) done by the same persistent
 // blocks while the rows are still in L2 (range_spectrum_two_step_kernel), at several delays and
 // prefetch distances, against pass 1 and the two-step forward FFT as separate kernels in the same
@@ -18,7 +19,6 @@
 
 using namespace sarfuse;
 using namespace sarfuse::cuda;
-using fft::C32;
 
 namespace p1r {
 
