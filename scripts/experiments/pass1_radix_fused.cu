@@ -1,9 +1,11 @@
-// Experiment (issue 20; needs docs/bench/azimuth/stop42_pass1_two_step.patch applied, then the library
-// rebuilt): the RDA's pass 1 (range FFT x matched filter) with the first step of the
-// two-step azimuth FFT (the 32-point register pass over rows m apart) done by the same persistent
-// blocks while the rows are still in L2 (range_spectrum_two_step_kernel), at several delays and
-// prefetch distances, against pass 1 and the two-step forward FFT as separate kernels in the same
-// process; outputs compared with theirs.
+// Experiment (issue 20; needs the branch wip/two-step-in-passes, or
+// docs/bench/azimuth/stop43_two_step_in_passes.patch applied to main, then the library rebuilt): the
+// RDA's pass 1 (range FFT x matched filter) with the first step of the two-step azimuth FFT (the
+// 32-point register pass over rows m apart) done by the same persistent blocks while the rows are
+// still in L2 (range_spectrum_two_step_kernel), at several delays and prefetch distances, 16 or the
+// pass-1 kernel's points a thread, two or four lanes a column; and its line items alone. Against pass
+// 1 and the two-step forward FFT as separate kernels in the same process; outputs compared with theirs.
+// Result (stop 43, H100): slower than the separate kernels (docs/performance.md).
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr -Xptxas -v \
 //     scripts/experiments/pass1_radix_fused.cu build/libsarfuse.a -lfftw3f_threads -lfftw3_threads \
 //     -lfftw3f -lfftw3 -o p1r && ./p1r LINES NR NFFT
@@ -22,11 +24,11 @@ using namespace sarfuse::cuda;
 
 namespace p1r {
 
-// The product's kernel (range_spectrum_two_step_kernel) at a chosen delay and prefetch distance.
-template <int N>
+// The kernel (range_spectrum_two_step_kernel) at a chosen shape, delay and prefetch distance.
+template <int N, int Elems, int Lanes>
 struct Fused {
-  static constexpr int E = two_step_spectrum_elems<N>, T = N / E, smem = BlockShape<N, E>::smem_bytes;
-  static auto kernel() { return &range_spectrum_two_step_kernel<N, SampleType::complex64>; }
+  static constexpr int E = Elems, T = N / E, smem = BlockShape<N, E>::smem_bytes;
+  static auto kernel() { return &range_spectrum_two_step_kernel<N, SampleType::complex64, E, Lanes>; }
   int grid = 0;
   Fused() {
     CK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel()), cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
@@ -36,14 +38,14 @@ struct Fused {
     grid = per_sm * sms;
     cudaFuncAttributes a{};
     CK(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel())));
-    std::printf("  range_spectrum_two_step_kernel<%d>: %d threads (%d points), %d registers, %zu B local, %d blocks a SM\n",
-                N, T, E, a.numRegs, a.localSizeBytes, per_sm);
+    std::printf("  range_spectrum_two_step_kernel<%d>: %d threads (%d points), %d lanes a column, %d registers, %zu B local, %d blocks a SM\n",
+                N, T, E, Lanes, a.numRegs, a.localSizeBytes, per_sm);
   }
   void run(const float2* raw, int lines, int nr, const float2* filter, const float2* tw, float2* out,
-           const float2* az_tw, int delay, unsigned* counters, int prefetch) const {
+           const float2* az_tw, int delay, unsigned* counters, int prefetch, bool no_columns = false) const {
     const int m = lines / 32;
     CK(cudaMemsetAsync(counters, 0, (1 + m) * sizeof(unsigned)));
-    const steps::GroupTickets tickets{{m, 32, 2 * E, delay}, counters};
+    const steps::GroupTickets tickets{{m, 32, no_columns ? 0 : Lanes * E, delay}, counters};
     kernel()<<<grid, T, smem>>>(raw, nr, filter, tw, out, az_tw, tickets, prefetch);
     CK(cudaGetLastError());
   }
@@ -104,29 +106,40 @@ void run_case(int lines, int nr) {
   const double tm_ = tm.median_ms([&] { mpass(work); }, 30);
   std::printf("  product pass 1 %.4f ms, two-step forward %.4f (its m-point pass alone %.4f): sum %.4f ms\n", t1, t2, tm_,
               t1 + t2);
-  const Fused<N> f;
   const double tprod = tm.median_ms([&] {
     launch_range_spectrum_two_step(N, SampleType::complex64, raw, lines, nr, filter, tw, work, az_tw, counters, nullptr);
     launch_two_step_column_pass(lines, work, N, N, part_tw, nullptr);
   }, 30);
   std::printf("  launch_range_spectrum_two_step + launch_two_step_column_pass (delay %d, prefetch %d): %.4f ms (%.3fx)\n",
               kTwoStepDelayGroups, kTwoStepPrefetchTickets, tprod, (t1 + t2) / tprod);
-  for (int prefetch : {0, 132, 264, 528}) {
-    for (int delay : {2, 4, 8, 16, 32}) {
-      CK(cudaMemset(work, 0xff, out_n * 8));
-      f.run(raw, lines, nr, filter, tw, work, az_tw, delay, counters, prefetch);
-      mpass(work);
-      CK(cudaMemcpy(got.data(), work, out_n * 8, cudaMemcpyDeviceToHost));
-      const double e2 = rel_l2(got, ref2);
-      const double tf = tm.median_ms([&] { f.run(raw, lines, nr, filter, tw, work, az_tw, delay, counters, prefetch); }, 30);
-      const double tfm = tm.median_ms([&] {
+  // The line items alone (no column item: what the persistent, ticketed loop costs pass 1 itself).
+  auto lines_only = [&](const auto& f) {
+    const double tl = tm.median_ms([&] { f.run(raw, lines, nr, filter, tw, work, az_tw, 1, counters, 0, true); }, 30);
+    std::printf("    line items alone: %.4f ms (pass 1 kernel %.4f)\n", tl, t1);
+  };
+  auto sweep = [&](const auto& f) {
+    lines_only(f);
+    for (int prefetch : {0, 64}) {
+      for (int delay : {1, 2, 3, 4}) {
+        CK(cudaMemset(work, 0xff, out_n * 8));
         f.run(raw, lines, nr, filter, tw, work, az_tw, delay, counters, prefetch);
         mpass(work);
-      }, 30);
-      std::printf("    delay %2d, prefetch %3d: %.4f ms, + m-point pass %.4f ms (%.3fx the separate passes) vs them %.2e%s\n",
-                  delay, prefetch, tf, tfm, (t1 + t2) / tfm, e2, e2 < 2e-6 ? "" : "  ** WRONG **");
+        CK(cudaMemcpy(got.data(), work, out_n * 8, cudaMemcpyDeviceToHost));
+        const double e2 = rel_l2(got, ref2);
+        const double tf = tm.median_ms([&] { f.run(raw, lines, nr, filter, tw, work, az_tw, delay, counters, prefetch); }, 30);
+        const double tfm = tm.median_ms([&] {
+          f.run(raw, lines, nr, filter, tw, work, az_tw, delay, counters, prefetch);
+          mpass(work);
+        }, 30);
+        std::printf("    delay %2d, prefetch %3d: %.4f ms, + m-point pass %.4f ms (%.3fx the separate passes) vs them %.2e%s\n",
+                    delay, prefetch, tf, tfm, (t1 + t2) / tfm, e2, e2 < 2e-6 ? "" : "  ** WRONG **");
+      }
     }
-  }
+  };
+  sweep(Fused<N, two_step_spectrum_elems<N>, 2>{});
+  sweep(Fused<N, two_step_spectrum_elems<N>, 4>{});
+  if constexpr (fft::kElems<N> != two_step_spectrum_elems<N> && (N / fft::kElems<N>) % 32 == 0 && N / fft::kElems<N> <= 1024)
+    sweep(Fused<N, fft::kElems<N>, 4>{});
   CK(cudaFree(raw));
   CK(cudaFree(work));
   CK(cudaFree(ref));
