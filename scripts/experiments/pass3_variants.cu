@@ -5,7 +5,8 @@
 // product's. "interleaved" is the sinc table's layout before stop 41 (each row's weights, then the next
 // row's minus them: 128 KB); the product now reads the compact one (the rows alone: 64 KB). Built here against the library, run on the GPU machine:
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr -lineinfo \
-//     scripts/experiments/pass3_variants.cu build/libsarfuse.a -o p3v && ./p3v LINES COLS NFFT
+//     scripts/experiments/pass3_variants.cu build/libsarfuse.a -lfftw3f_threads -lfftw3_threads -lfftw3f -lfftw3 \
+//     -o p3v && ./p3v LINES COLS NFFT
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -54,7 +55,56 @@ enum : int {
   kCompactTable = 16,    // the table as (fractions + 1) rows of taps weights (half the bytes): the difference
                          // to the next row made by one subtraction (as the product does now)
   kRowRecordAhead = 32,  // the DopplerRow record kPrefetchBlocks blocks ahead pulled into L2
+  kPairedRow = 64,       // the staged row twice, the second shifted by one sample and 64 bytes over in the
+                         // banks, so the 8 taps are four 16-byte loads (two samples each) from whichever
+                         // copy has them 16-byte aligned
 };
+
+// kPairedRow's second copy: B[i] = A[i + 1] (A = the staged row at s + kGuard), B at s + N + 11 (N a
+// multiple of 16): B - A = N + 8 samples, so A + i0 and B + i0 - 1 have the same alignment and sit 64
+// bytes apart modulo the 128 bytes of the banks.
+template <int N>
+constexpr int paired_offset = N + 11;
+template <int N>
+constexpr int paired_smem_bytes = (paired_offset<N> + N + 3) * 8;
+
+template <int N, int E>
+__device__ __forceinline__ const C32* stage_paired(C32* s, const C32 (&v)[E], int tid) {
+  constexpr int T = N / E, G = steps::StagedRow<N>::kGuard;
+  C32* a = s + G;
+  C32* b = s + paired_offset<N>;
+#pragma unroll
+  for (int q = 0; q < E; ++q) {
+    const int j = tid + q * T;
+    const C32 x = fft::conj(v[q]);
+    a[j] = x;
+    b[j - 1] = x;
+    if (q == 0 && j <= G) a[N + j] = x, b[N + j - 1] = x;
+    if (q == E - 1 && j >= N - G) a[j - N] = x, b[j - N - 1] = x;
+  }
+  return a;
+}
+// The 8 taps from A + i0 or B + i0 - 1, whichever is 16-byte aligned (s is).
+template <int N>
+__device__ __forceinline__ C32 taps8_paired(const C32* a, int i0, float4 a0, float4 a1, float4 d0, float4 d1,
+                                            float blend) {
+  constexpr int G = steps::StagedRow<N>::kGuard;
+  const C32* p = ((G + i0) & 1) == 0 ? a + i0 : a - G + paired_offset<N> + i0 - 1;
+  const float4* p4 = reinterpret_cast<const float4*>(p);
+  const float wa[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+  const float wd[8] = {d0.x, d0.y, d0.z, d0.w, d1.x, d1.y, d1.z, d1.w};
+  C32 acc{0.f, 0.f};
+#pragma unroll
+  for (int t = 0; t < 4; ++t) {
+    const float4 x = p4[t];
+    const float w0 = fmaf(blend, wd[2 * t], wa[2 * t]), w1 = fmaf(blend, wd[2 * t + 1], wa[2 * t + 1]);
+    acc.re = fmaf(x.x, w0, acc.re);
+    acc.im = fmaf(x.y, w0, acc.im);
+    acc.re = fmaf(x.z, w1, acc.re);
+    acc.im = fmaf(x.w, w1, acc.im);
+  }
+  return acc;
+}
 
 __device__ __forceinline__ float2 load_no_l1(const float2* p) {
   float2 r;
@@ -136,7 +186,11 @@ __global__ void __launch_bounds__(N / E, MinBlocks)
   steps::conjugate(v);
   Butterflies::template forward<N, E, fft::Exchange<Buffers>>(v, slot.s, tw, tid);
   __syncthreads();
-  const auto staged = steps::StagedRow<N>::stage_conjugated(slot.s, v, tid);
+  constexpr bool kPaired = (V & kPairedRow) != 0;
+  const C32* paired = nullptr;
+  steps::StagedRow<N> staged{nullptr};
+  if constexpr (kPaired) paired = stage_paired<N>(slot.s, v, tid);
+  else staged = steps::StagedRow<N>::stage_conjugated(slot.s, v, tid);
   __syncthreads();
   if (!active) return;
   std::int64_t p = core::fixed_position(row.rcmc_offset + row.rcmc_slope * tid);
@@ -151,8 +205,11 @@ __global__ void __launch_bounds__(N / E, MinBlocks)
       float blend;
       const int trow = core::fixed_row_blend(p, sinc.fractions, blend);
       const int i0 = steps::wrap_index<N>(core::fixed_floor(p)) - steps::StagedRow<N>::kGuard;
-      const C32 out = taps8(staged.row, i0, load_weights<(V & kCompactTable) != 0>(sinc.weights, trow, kEvictLast), blend) *
-                      azimuth.factor(row, i, c, band);
+      const Weights w = load_weights<(V & kCompactTable) != 0>(sinc.weights, trow, kEvictLast);
+      C32 tapped;
+      if constexpr (kPaired) tapped = taps8_paired<N>(paired, i0, w.a0, w.a1, w.d0, w.d1, blend);
+      else tapped = taps8(staged.row, i0, w, blend);
+      const C32 out = tapped * azimuth.factor(row, i, c, band);
       line[c] = fft::to_float2(out);
     }
   } else {
@@ -198,9 +255,10 @@ void launch_variant(float2* work, int lines, int nr, const core::DopplerRow* row
                     AzimuthBandView band, const float2* tw) {
   const auto kernel = &pass3_variant<N, V, E, Buffers, MinBlocks>;
   using Slot = steps::LineSlot<N, Buffers, E, 1>;
+  constexpr int smem = (V & kPairedRow) != 0 ? std::max(Slot::smem_bytes, paired_smem_bytes<N>) : Slot::smem_bytes;
   SARFUSE_CUDA(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, Slot::smem_bytes));
-  kernel<<<lines, N / E, Slot::smem_bytes>>>(work, lines, nr, rows, df, sinc, band, tw);
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  kernel<<<lines, N / E, smem>>>(work, lines, nr, rows, df, sinc, band, tw);
 }
 
 // Full: every variant; else the product, its body and the 16-point shapes (the other nice lengths).
@@ -312,6 +370,8 @@ int run(int lines, int nr, int fractions_small) {
     variant.template operator()<kCompactTable, 16, 1, kMin>("compact, 16 points a thread", sinc_compact, 1e-6);
     variant.template operator()<kCompactTable | kRowRecordAhead, 16, 1, kMin>("compact, 16 points, row record ahead",
                                                                              sinc_compact, 1e-6);
+    variant.template operator()<kCompactTable | kRowRecordAhead | kPairedRow, 16, 1, kMin>(
+        "compact, 16 points, record ahead, paired row", sinc_compact, 1e-6);
     if constexpr (Full) {
       variant.template operator()<kCompactTable, 16, 2, kMin>("compact, 16 points, two buffers", sinc_compact, 1e-6);
       variant.template operator()<kCompactTable, 16, 2, 1>("compact, 16 points, two buffers, 1 block/SM", sinc_compact,
