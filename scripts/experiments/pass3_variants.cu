@@ -246,8 +246,9 @@ template <int N>
 void launch_product(float2* work, int lines, int nr, const core::DopplerRow* rows, double df, SincTableView sinc,
                     AzimuthBandView band, const float2* tw) {
   const auto kernel = &range_doppler_kernel<N, steps::Fp32Butterflies, steps::Fp32Rows>;
-  steps::set_smem<N>(reinterpret_cast<const void*>(kernel));
-  kernel<<<steps::grid_for<N>(lines), steps::block_for<N>(), BlockShape<N>::smem_bytes>>>(
+  constexpr int E = doppler_row_elems<N>, smem = DopplerRowShape<N>::smem_bytes;
+  steps::set_smem<N, 1, E>(reinterpret_cast<const void*>(kernel));
+  kernel<<<steps::grid_for<N, E>(lines), steps::block_for<N, E>(), smem>>>(
       work, lines, nr, rows, df, sinc, band, tw, nullptr, nullptr);
 }
 template <int N, int V, int E = fft::kElems<N>, int Buffers = 1, int MinBlocks = BlockShape<N>::min_blocks>
