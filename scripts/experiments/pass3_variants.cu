@@ -58,6 +58,8 @@ enum : int {
   kPairedRow = 64,       // the staged row twice, the second shifted by one sample and 64 bytes over in the
                          // banks, so the 8 taps are four 16-byte loads (two samples each) from whichever
                          // copy has them 16-byte aligned
+  kAdjacentPairs = 128,  // a thread makes the adjacent outputs c, c + 1 (c = 2 tid + 2 i T) from 10 shared
+                         // loads instead of 16 (their windows overlap by 6..8 taps), one 16-byte store
 };
 
 // kPairedRow's second copy: B[i] = A[i + 1] (A = the staged row at s + kGuard), B at s + N + 11 (N a
@@ -148,6 +150,58 @@ __device__ __forceinline__ C32 taps8(const C32* r, int i0, const Weights& w, flo
   return acc;
 }
 
+// kAdjacentPairs: the row staged with 3 samples of guard before it and 7 after (the pair's window
+// reaches floor(p) + 6), then outputs c0 = 2 tid + 2 i T and c0 + 1 per step. The pair's floors differ
+// by d in {0, 1, 2} (the slope is 1 +- 1e-3), so the second output's taps are the 10 loaded ones from d.
+template <int N, int E, int V>
+__device__ __forceinline__ void adjacent_pairs(C32* s, const C32 (&v)[E], int tid, bool active,
+                                               const core::DopplerRow& row, const AzimuthBandView& band,
+                                               const SincTableView& sinc, int nr, float2* line, C32* az_steps) {
+  constexpr int T = N / E, G = 3;
+  static_assert(E % 2 == 0 && T > 7, "pairs");
+  __syncthreads();  // the FFT's last reads of s are done
+  C32* a = s + G;
+#pragma unroll
+  for (int q = 0; q < E; ++q) {
+    const int j = tid + q * T;
+    const C32 x = fft::conj(v[q]);
+    a[j] = x;
+    if (q == 0 && j <= 6) a[N + j] = x;
+    if (q == E - 1 && j >= N - G) a[j - N] = x;
+  }
+  // The pairs' azimuth phasors: outputs 2 tid + 2 i T from a 2T-spaced table, the second x exp(j step).
+  using Pairs = steps::AzimuthFilter<N, E / 2>;
+  __syncthreads();
+  if (!active) return;
+  const Pairs azimuth(row, 2 * tid, band, az_steps);  // az_steps filled for E / 2 entries at 2T (below)
+  const C32 unit = steps::unit_phasor(row.az_phase_step);
+  std::int64_t p = core::fixed_position(row.rcmc_offset + row.rcmc_slope * (2 * tid));
+  const std::int64_t p_step = core::fixed_position(row.rcmc_slope * (2 * T));
+  const std::int64_t p_unit = core::fixed_position(row.rcmc_slope);
+#pragma unroll
+  for (int i = 0; i < E / 2; ++i, p += p_step) {
+    const int c = 2 * tid + 2 * i * T;
+    if (c >= nr) break;
+    float b0, b1;
+    const int r0 = core::fixed_row_blend(p, sinc.fractions, b0);
+    const int r1 = core::fixed_row_blend(p + p_unit, sinc.fractions, b1);
+    const int f0 = core::fixed_floor(p), d = core::fixed_floor(p + p_unit) - f0;
+    const int i0 = steps::wrap_index<N>(f0) - G;
+    C32 x[10];
+#pragma unroll
+    for (int t = 0; t < 10; ++t) x[t] = a[i0 + t];
+    const Weights w0 = load_weights<true>(sinc.weights, r0, false), w1 = load_weights<true>(sinc.weights, r1, false);
+    const C32 o0 = taps8(x, 0, w0, b0);
+    C32 xs[8];
+#pragma unroll
+    for (int t = 0; t < 8; ++t) xs[t] = d == 0 ? x[t] : d == 1 ? x[t + 1] : x[t + 2];
+    const C32 o1 = taps8(xs, 0, w1, b1);
+    const C32 f = azimuth.factor(row, i, c, band);
+    const C32 y0 = o0 * f, y1 = o1 * (f * unit);
+    *reinterpret_cast<float4*>(line + c) = make_float4(y0.re, y0.im, y1.re, y1.im);
+  }
+}
+
 // range_doppler_kernel<N, Fp32Butterflies, Fp32Rows> with the RCMC's memory traffic as V says, E points
 // a thread, Buffers exchange buffers (fft::Exchange) and MinBlocks blocks a SM to hold registers for;
 // the fixed band (no column shift) and 8 taps, as the bench runs. One line a block (N / E >= 256).
@@ -169,7 +223,8 @@ __global__ void __launch_bounds__(N / E, MinBlocks)
   const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
   __shared__ C32 az_steps[1][E];
   __shared__ C32 src_chirp[1][16];
-  steps::AzimuthFilter<N, E>::fill_steps(az_steps[threadIdx.y], row, tid);
+  if constexpr ((V & kAdjacentPairs) != 0) steps::AzimuthFilter<N, E / 2>::fill_steps(az_steps[threadIdx.y], row, tid);
+  else steps::AzimuthFilter<N, E>::fill_steps(az_steps[threadIdx.y], row, tid);
   float2* line = work + static_cast<std::size_t>(active ? k : 0) * N;
   C32 v[E];
   if constexpr ((V & kRowsNoL1) != 0) {
@@ -186,6 +241,10 @@ __global__ void __launch_bounds__(N / E, MinBlocks)
   steps::conjugate(v);
   Butterflies::template forward<N, E, fft::Exchange<Buffers>>(v, slot.s, tw, tid);
   __syncthreads();
+  if constexpr ((V & kAdjacentPairs) != 0) {
+    adjacent_pairs<N, E, V>(slot.s, v, tid, active, row, band, sinc, nr, line, az_steps[threadIdx.y]);
+    return;
+  }
   constexpr bool kPaired = (V & kPairedRow) != 0;
   const C32* paired = nullptr;
   steps::StagedRow<N> staged{nullptr};
@@ -373,6 +432,8 @@ int run(int lines, int nr, int fractions_small) {
                                                                              sinc_compact, 1e-6);
     variant.template operator()<kCompactTable | kRowRecordAhead | kPairedRow, 16, 1, kMin>(
         "compact, 16 points, record ahead, paired row", sinc_compact, 1e-6);
+    variant.template operator()<kCompactTable | kRowRecordAhead | kAdjacentPairs, 16, 1, kMin>(
+        "compact, 16 points, record ahead, adjacent pairs", sinc_compact, 1e-6);
     if constexpr (Full) {
       variant.template operator()<kCompactTable, 16, 2, kMin>("compact, 16 points, two buffers", sinc_compact, 1e-6);
       variant.template operator()<kCompactTable, 16, 2, 1>("compact, 16 points, two buffers, 1 block/SM", sinc_compact,

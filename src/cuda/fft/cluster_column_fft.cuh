@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(ClusterColumnShape<R, M, W, K>::threads, MinBl
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       C32* dst = cluster.map_shared_rank(cluster_smem, r / S::bins);
-      dst[(r % S::bins) * S::forward_stride + a_n2l * W + a_col] = x[r];
+      dst[(r % S::bins) * S::forward_stride + a_n2 * W + a_col] = x[r];
     }
     cluster_arrive();
     cluster_wait();  // every bin's M offsets have arrived
