@@ -1,6 +1,6 @@
 // Experiment (issue 20): the two-step azimuth FFT in one pass over the scene, each tile of W adjacent
 // columns held by a cluster of K CTAs that exchange between the two steps through distributed shared
-// memory (cuda/fft/cluster_column_fft.cuh), against the library's two-pass version (the RDA's passes 2
+// memory (cluster_column_fft.cuh, beside this file), against the library's two-pass version (the RDA's passes 2
 // and 4 today) and cuFFT strided, in the same process. Forward in place at the RDA's pass-2 shape
 // (LINES x NFFT), inverse out of place at pass 4's (LINES rows of pitch NFFT -> LINES x COLS); every
 // output compared with the two-pass version's, and a few columns of the forward with a float64 FFT;
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/fft/cluster_column_fft.cuh"
+#include "cluster_column_fft.cuh"
 #include "cuda/kernels.hpp"
 #include "experiment_util.hpp"
 

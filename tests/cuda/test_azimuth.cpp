@@ -28,12 +28,13 @@ TEST(CudaAzimuth, StridedAndTransposingAgreeWithFloat64) {
   }
 }
 
-// The two-step column FFT (16-point register pass at 4096 lines, 32-point at 8192): its forward leaves bin
-// two_step_spectrum_bin(r) at row r (checked against a float64 DFT of every column), and its inverse
-// takes that order back to lines x the input.
+// The two-step column FFT (16-point register pass at 4096 lines, 32-point from 8192; m-point column pass
+// of 256 threads to m = 1024, 512 at 2048): its forward leaves bin two_step_spectrum_bin(r) at row r
+// (checked against a float64 FFT of every column), and its inverse takes that order back to lines x the
+// input.
 TEST(CudaAzimuth, TwoStepColumnsAgreeWithFloat64InTheirRowOrderAndInvert) {
   REQUIRE_GPU();
-  for (int lines : {4096, 8192}) {
+  for (int lines : {4096, 8192, 16384, 32768}) {
     SCOPED_TRACE(std::to_string(lines) + " lines");
     const int cols = 5, pitch = 8, spectrum_pitch = 6;  // pitches wider than the columns, as in the chain
     const auto x = test::random_complex(static_cast<std::size_t>(lines) * pitch, 22 + lines);
@@ -41,7 +42,9 @@ TEST(CudaAzimuth, TwoStepColumnsAgreeWithFloat64InTheirRowOrderAndInvert) {
     for (int c = 0; c < cols; ++c) {
       std::vector<std::complex<double>> col(lines);
       for (int i = 0; i < lines; ++i) col[i] = std::complex<double>(std::complex<float>(x[i * pitch + c]));
-      ref[c] = test::direct_dft(col, -1);
+      ref[c].resize(lines);
+      core::FftPlan<double>({lines}, core::FftDirection::forward, col.data(), ref[c].data(), FftPlanning::estimate)
+          .execute(col.data(), ref[c].data());
     }
     auto d_in = to_device(to_f2(x));
     auto tw = to_device(cuda::fft_twiddle_table(lines)), part = to_device(cuda::fft_twiddle_table(cuda::two_step_part_lines(lines)));
