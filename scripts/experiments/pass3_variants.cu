@@ -19,6 +19,7 @@
 #include "cuda/device_buffer.hpp"
 #include "cuda/range_pass_kernels.cuh"
 #include "sarfuse/params.hpp"
+#include "all_register_fft.cuh"
 
 using namespace sarfuse;
 using namespace sarfuse::cuda;
@@ -58,6 +59,9 @@ enum : int {
   kPairedRow = 64,       // the staged row twice, the second shifted by one sample and 64 bytes over in the
                          // banks, so the 8 taps are four 16-byte loads (two samples each) from whichever
                          // copy has them 16-byte aligned
+  kAllRegisterPasses = 256,  // E = 256-thread lines' points (36 at 9216, 40 at 10240): the power-of-two part in
+                             // passes of the largest radix dividing E (4, 8), the odd one last, every pass on
+                             // the registers; registers for two blocks a SM (16 warps)
   kAdjacentPairs = 128,  // a thread makes the adjacent outputs c, c + 1 (c = 2 tid + 2 i T) from 10 shared
                          // loads instead of 16 (their windows overlap by 6..8 taps), one 16-byte store
 };
@@ -222,7 +226,7 @@ __global__ void __launch_bounds__(N / E, MinBlocks)
   }
   const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
   __shared__ C32 az_steps[1][E];
-  __shared__ C32 src_chirp[1][16];
+  __shared__ C32 src_chirp[1][steps::SrcFactors<N, E>::kChirpSize];
   if constexpr ((V & kAdjacentPairs) != 0) steps::AzimuthFilter<N, E / 2>::fill_steps(az_steps[threadIdx.y], row, tid);
   else steps::AzimuthFilter<N, E>::fill_steps(az_steps[threadIdx.y], row, tid);
   float2* line = work + static_cast<std::size_t>(active ? k : 0) * N;
@@ -239,7 +243,8 @@ __global__ void __launch_bounds__(N / E, MinBlocks)
   __syncthreads();
   if (row.src_inverse_rate != 0.0) steps::SrcFactors<N, E>(tid, q_df2).apply(v, tid, src_chirp[threadIdx.y]);
   steps::conjugate(v);
-  Butterflies::template forward<N, E, fft::Exchange<Buffers>>(v, slot.s, tw, tid);
+  if constexpr ((V & kAllRegisterPasses) != 0) experiments::all_register_forward<N, E, 0, 1, fft::Exchange<Buffers>>(v, slot.s, tw, tid);
+  else Butterflies::template forward<N, E, fft::Exchange<Buffers>>(v, slot.s, tw, tid);
   __syncthreads();
   if constexpr ((V & kAdjacentPairs) != 0) {
     adjacent_pairs<N, E, V>(slot.s, v, tid, active, row, band, sinc, nr, line, az_steps[threadIdx.y]);
@@ -305,7 +310,7 @@ template <int N>
 void launch_product(float2* work, int lines, int nr, const core::DopplerRow* rows, double df, SincTableView sinc,
                     AzimuthBandView band, const float2* tw) {
   const auto kernel = &range_doppler_kernel<N, steps::Fp32Butterflies, steps::Fp32Rows>;
-  constexpr int E = doppler_row_elems<N>, smem = DopplerRowShape<N>::smem_bytes;
+  constexpr int E = doppler_row_elems<N, steps::Fp32Butterflies, steps::Fp32Rows>, smem = BlockShape<N, E>::smem_bytes;
   steps::set_smem<N, 1, E>(reinterpret_cast<const void*>(kernel));
   kernel<<<steps::grid_for<N, E>(lines), steps::block_for<N, E>(), smem>>>(
       work, lines, nr, rows, df, sinc, band, tw, nullptr, nullptr);
@@ -439,6 +444,23 @@ int run(int lines, int nr, int fractions_small) {
       variant.template operator()<kCompactTable, 16, 2, 1>("compact, 16 points, two buffers, 1 block/SM", sinc_compact,
                                                            1e-6);
     }
+  }
+  if constexpr (N / 32 % 32 == 0 && N / 32 >= 256) {  // 32 points a thread: 320 threads or fewer, two blocks a SM
+    constexpr int kMin = N / 32 <= 320 ? 2 : 1;
+    variant.template operator()<kCompactTable | kRowRecordAhead, 32, 1, kMin>("compact, 32 points, record ahead",
+                                                                             sinc_compact, 1e-6);
+    variant.template operator()<kCompactTable | kRowRecordAhead, 32, 1, 1>(
+        "compact, 32 points, record ahead, 1 block/SM", sinc_compact, 1e-6);
+    variant.template operator()<kCompactTable | kRowRecordAhead, 32, 1, kMin>(
+        "compact, 32 points, 1024 fractions (bound)", sinc_compact_1024, 1e-3);
+  }
+  if constexpr (N == 9216 || N == 10240) {  // 256 threads of 36 / 40 points, two blocks a SM
+    constexpr int E2 = N / 256;
+    variant.template operator()<kCompactTable | kRowRecordAhead | kAllRegisterPasses, E2, 1, 2>(
+        N == 9216 ? "36 points, radix 4^5 x 9 on registers, 2/SM" : "40 points, radix 8^3 x 4 x 5 on registers, 2/SM",
+        sinc_compact, 1e-6);
+    variant.template operator()<kCompactTable | kRowRecordAhead | kAllRegisterPasses, E2, 1, 2>(
+        "  the same, 1024 fractions (bound)", sinc_compact_1024, 1e-3);
   }
   if constexpr (!Full) return bad;
   variant.template operator()<kCompactTable | kWeightsAhead>("compact table + weights ahead", sinc_compact, 0.0);

@@ -85,7 +85,7 @@ double azimuth_phase_mod_2pi(double r, double d_minus_one, double wavelength);
 // impulse response and make two azimuth grids, e.g. two block lengths, disagree at 3e-5).
 struct SincTable {
   int taps = 8;
-  int fractions = 2048;
+  int fractions = 1024;
   std::vector<double> weights;  // (fractions + 1) x taps
 };
 // Row index and blend factor of fraction `frac` in [0, 1]: weights = row[r] + t (row[r + 1] - row[r]).
@@ -97,7 +97,9 @@ SARFUSE_HD inline int sinc_row_blend(F frac, int fractions, F& t) {
   t = pos - static_cast<F>(r);
   return r;
 }
-SincTable make_sinc_table(int taps, int fractions = 2048, double kaiser_beta = 2.5);
+// 1024 fractions: blended, within 4.2e-7 of the kernel at any position (unit test), and the GPU's FP32
+// copy (32 KB at 8 taps) stays in L1 beside pass 3's row (docs/performance.md, "Pass 3").
+SincTable make_sinc_table(int taps, int fractions = 1024, double kaiser_beta = 2.5);
 
 // The GPU's form of the table: its (fractions + 1) x taps weights in FP32. A blended weight is
 // w_r + t (w_{r+1} - w_r), the difference taken in FP32 at the point of use (one subtraction and one fused

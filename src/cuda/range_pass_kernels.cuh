@@ -104,45 +104,53 @@ __global__ void __launch_bounds__(fused_block_threads<N, Whole>, fused_min_block
   }
 }
 
+// The one-FFT row passes' shapes (passes 1 and 3), each choice measured (docs/performance.md, "Pass 3:
+// the RCMC's sinc table and the points a thread" and "Passes 1 and 3 at 32 points a thread"):
+// - the FP32 chain (FP32 butterflies and storage) takes 32 points a thread where a line is then at most
+//   320 threads, so two blocks share a SM instead of one block of twice the threads: pass 3 at 8192,
+//   9216 and 10240 (11-14 % faster, though at the 96 registers of two 288-thread blocks it spills),
+//   pass 1 at 9216 (4 %);
+// - pass 3 otherwise 16 points at 5120, 9216 and 10240 (the radix-16 passes on the registers; at 6144,
+//   7680, 12288 and 15360 it was 0-17 % slower);
+// - BlockShape's elsewhere; registers for two blocks a SM up to 320 threads a line, one above.
+template <class Butterflies, class Rows>
+constexpr bool kFp32Chain = std::is_same_v<Butterflies, steps::Fp32Butterflies> && std::is_same_v<Rows, steps::Fp32Rows>;
+template <int N, class Butterflies, class Rows>
+constexpr int spectrum_row_elems = kFp32Chain<Butterflies, Rows> && N == 9216 ? 32 : fft::kElems<N>;
+template <int N, class Butterflies, class Rows>
+constexpr int doppler_row_elems = kFp32Chain<Butterflies, Rows> && (N == 8192 || N == 9216 || N == 10240) ? 32
+                                  : N == 5120 || N == 9216 || N == 10240                                  ? 16
+                                                                                                          : fft::kElems<N>;
+template <int N, int E>
+constexpr int row_pass_min_blocks = E == fft::kElems<N> ? BlockShape<N>::min_blocks : N / E <= 320 ? 2 : 1;
+
 // The spectrum x H, N columns per line, stored as Rows stores (FP16: row_factor, max_bits).
-template <int N, SampleType S, class Butterflies, class Rows>
-__global__ void __launch_bounds__(BlockShape<N>::threads * BlockShape<N>::lines, BlockShape<N>::min_blocks)
+template <int N, SampleType S, class Butterflies, class Rows, int E = spectrum_row_elems<N, Butterflies, Rows>>
+__global__ void __launch_bounds__(N / E * BlockShape<N, E>::lines, row_pass_min_blocks<N, E>)
     range_spectrum_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
                           const float2* __restrict__ tw, typename Rows::Io* __restrict__ out,
                           float* __restrict__ row_factor, unsigned* __restrict__ max_bits) {
   extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
-  constexpr int E = fft::kElems<N>;
-  const steps::LineSlot<N> slot(smem, lines);
+  const steps::LineSlot<N, 1, E> slot(smem, lines);
   C32 v[E];
   steps::load_raw_line<N, S>(v, raw, slot.line, nr, slot.tid, slot.active);
-  steps::prefetch_ahead_l2<N>(raw, slot.line, lines, static_cast<std::size_t>(nr) * sizeof(steps::RawSample<S>), slot.tid);
+  steps::prefetch_ahead_l2<N, E>(raw, slot.line, lines, static_cast<std::size_t>(nr) * sizeof(steps::RawSample<S>),
+                                 slot.tid);
   Butterflies::template forward<N, E>(v, slot.s, tw, slot.tid);
   steps::multiply_by_filter<N>(v, filter, slot.tid);
   Rows::template store_spectrum<N>(v, out, slot.line, slot.active, slot.tid, row_factor, max_bits);
 }
 
-// Pass 3's shape: 16 points a thread at the nice lengths where that measured faster (5120, 9216, 10240:
-// the radix-16 passes on the registers; 4-7 % alone, 1 % in the whole chain; at 6144, 7680, 12288 and
-// 15360 it was 0-17 % slower), registers for two blocks a SM up to 320 threads a line and one above;
-// elsewhere BlockShape's (docs/performance.md, "Pass 3: the RCMC's sinc table and the points a thread").
-template <int N>
-constexpr int doppler_row_elems = N == 5120 || N == 9216 || N == 10240 ? 16 : fft::kElems<N>;
-template <int N>
-using DopplerRowShape = BlockShape<N, doppler_row_elems<N>>;
-template <int N>
-constexpr int doppler_row_min_blocks =
-    doppler_row_elems<N> == fft::kElems<N> ? BlockShape<N>::min_blocks : DopplerRowShape<N>::threads <= 320 ? 2 : 1;
-
 // One Doppler row k per thread group, written in place (its first nr columns); rows outside the
 // processed band are zeros.
-template <int N, class Butterflies, class Rows>
-__global__ void __launch_bounds__(DopplerRowShape<N>::threads * DopplerRowShape<N>::lines, doppler_row_min_blocks<N>)
+template <int N, class Butterflies, class Rows, int E = doppler_row_elems<N, Butterflies, Rows>>
+__global__ void __launch_bounds__(N / E * BlockShape<N, E>::lines, row_pass_min_blocks<N, E>)
     range_doppler_kernel(typename Rows::Io* __restrict__ work, int lines, int nr,
                          const core::DopplerRow* __restrict__ rows, double df, SincTableView sinc,
                          AzimuthBandView band, const float2* __restrict__ tw,
                          const unsigned* __restrict__ spectrum_max_bits, float* __restrict__ row_factor) {
   extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
-  constexpr int E = doppler_row_elems<N>, T = N / E, Lines = DopplerRowShape<N>::lines;
+  constexpr int T = N / E, Lines = BlockShape<N, E>::lines;
   using Io = typename Rows::Io;
   const steps::LineSlot<N, 1, E> slot(smem, lines);
   const int tid = slot.tid, k = slot.line;
@@ -160,7 +168,7 @@ __global__ void __launch_bounds__(DopplerRowShape<N>::threads * DopplerRowShape<
   const core::DopplerRow row = active ? rows[k] : core::DopplerRow{};
   // The line's tables (read after the barriers below): the azimuth filter's steps, the SRC's k^2 term.
   __shared__ C32 az_steps[Lines][E];
-  __shared__ C32 src_chirp[Lines][16];
+  __shared__ C32 src_chirp[Lines][steps::SrcFactors<N, E>::kChirpSize];
   steps::AzimuthFilter<N, E>::fill_steps(az_steps[threadIdx.y], row, tid);
   // Every load first and unconditionally (an inactive line reads row 0 and never stores).
   Io* line = work + static_cast<std::size_t>(active ? k : 0) * N;
@@ -182,14 +190,22 @@ __global__ void __launch_bounds__(DopplerRowShape<N>::threads * DopplerRowShape<
   std::int64_t p = core::fixed_position(row.rcmc_offset + row.rcmc_slope * tid);
   const std::int64_t p_step = core::fixed_position(row.rcmc_slope * T);
   const steps::AzimuthFilter<N, E> azimuth(row, tid, band, az_steps[threadIdx.y]);
-#pragma unroll
-  for (int i = 0; i < E; ++i, p += p_step) {  // nr <= N: at most E outputs per thread
-    const int c = tid + i * T;
-    if (c >= nr) break;
-    C32 out{0.f, 0.f};
-    if (row.weight != 0.0) out = staged.at(p, sinc) * azimuth.factor(row, i, c, band);
-    Rows::store(line + c, out, out_scale);
+  if (row.weight == 0.0) {  // outside the band, in a block of several lines with one inside it
+    for (int c = tid; c < nr; c += T) Rows::store(line + c, C32{0.f, 0.f}, out_scale);
+    return;
   }
+  // One loop per tap count, no branch inside: with the tap count's and the band's tests in it, the
+  // unrolled loop carried more code and, at 32 points a thread, spilled more.
+  auto outputs = [&]<int Taps>() {
+#pragma unroll
+    for (int i = 0; i < E; ++i, p += p_step) {  // nr <= N: at most E outputs per thread
+      const int c = tid + i * T;
+      if (c >= nr) break;
+      Rows::store(line + c, staged.template at<Taps>(p, sinc) * azimuth.factor(row, i, c, band), out_scale);
+    }
+  };
+  if (sinc.taps == 8) outputs.template operator()<8>();
+  else outputs.template operator()<0>();
 }
 
 }  // namespace

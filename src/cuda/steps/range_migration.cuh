@@ -92,17 +92,21 @@ struct StagedRow {
     }
     return {row_lin};
   }
-  // The interpolated row at fixed-point position p (wrapping: the row is one period).
+  // The interpolated row at fixed-point position p (wrapping: the row is one period). Taps: 8, the
+  // default kernel, fixed at compile time (eight loads at constant offsets), or 0: sinc.taps, any.
+  template <int Taps>
   __device__ C32 at(std::int64_t p, const SincTableView& sinc) const {
     float blend;
     const int trow = core::fixed_row_blend(p, sinc.fractions, blend);
     const C32* r = row;
-    return sinc.taps == 8
-               ? rcmc_taps<8>([r](int k) { return r[k]; }, wrap_index<N>(core::fixed_floor(p)) - kGuard, sinc.weights,
-                              trow, blend, 8)
-               : rcmc_taps<0>([r](int k) { return r[wrap_index<N>(k)]; }, core::fixed_floor(p) - sinc.taps / 2 + 1,
-                              sinc.weights, trow, blend, sinc.taps);
+    if constexpr (Taps == 8)
+      return rcmc_taps<8>([r](int k) { return r[k]; }, wrap_index<N>(core::fixed_floor(p)) - kGuard, sinc.weights, trow,
+                          blend, 8);
+    else
+      return rcmc_taps<0>([r](int k) { return r[wrap_index<N>(k)]; }, core::fixed_floor(p) - sinc.taps / 2 + 1,
+                          sinc.weights, trow, blend, sinc.taps);
   }
+
 };
 
 }  // namespace sarfuse::cuda::steps
