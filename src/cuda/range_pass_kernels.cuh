@@ -141,6 +141,36 @@ __global__ void __launch_bounds__(N / E * BlockShape<N, E>::lines, row_pass_min_
   Rows::template store_spectrum<N>(v, out, slot.line, slot.active, slot.tid, row_factor, max_bits);
 }
 
+// Pass 3's outputs c = tid + i T of a row: the RCMC interpolation at rcmc_offset + rcmc_slope c (a
+// fixed-point walk per thread) times the azimuth filter, stored in place. `row` is the line's record as
+// read again after the FFT (an L1 hit): kept in registers across the FFT it spilled at 32 points a thread.
+template <int N, int E, class Rows>
+__device__ __forceinline__ void rcmc_outputs(const core::DopplerRow row, typename Rows::Io* line, int nr, int tid,
+                                             const steps::StagedRow<N>& staged, const SincTableView& sinc,
+                                             const AzimuthBandView& band, const C32* az_steps, float out_scale) {
+  constexpr int T = N / E;
+  // Output c = tid + i T reads position rcmc_offset + rcmc_slope c: a fixed-point walk per thread.
+  std::int64_t p = core::fixed_position(row.rcmc_offset + row.rcmc_slope * tid);
+  const std::int64_t p_step = core::fixed_position(row.rcmc_slope * T);
+  const steps::AzimuthFilter<N, E> azimuth(row, tid, band, az_steps);
+  if (row.weight == 0.0) {  // outside the band, in a block of several lines with one inside it
+    for (int c = tid; c < nr; c += T) Rows::store(line + c, C32{0.f, 0.f}, out_scale);
+    return;
+  }
+  // One loop per tap count, no branch inside: with the tap count's and the band's tests in it, the
+  // unrolled loop carried more code and, at 32 points a thread, spilled more.
+  auto outputs = [&]<int Taps>() {
+#pragma unroll
+    for (int i = 0; i < E; ++i, p += p_step) {  // nr <= N: at most E outputs per thread
+      const int c = tid + i * T;
+      if (c >= nr) break;
+      Rows::store(line + c, staged.template at<Taps>(p, sinc) * azimuth.factor(row, i, c, band), out_scale);
+    }
+  };
+  if (sinc.taps == 8) outputs.template operator()<8>();
+  else outputs.template operator()<0>();
+}
+
 // One Doppler row k per thread group, written in place (its first nr columns); rows outside the
 // processed band are zeros.
 template <int N, class Butterflies, class Rows, int E = doppler_row_elems<N, Butterflies, Rows>>
@@ -186,26 +216,7 @@ __global__ void __launch_bounds__(N / E * BlockShape<N, E>::lines, row_pass_min_
   const auto staged = steps::StagedRow<N>::stage_conjugated(slot.s, v, tid);
   __syncthreads();
   if (!active) return;
-  // Output c = tid + i T reads position rcmc_offset + rcmc_slope c: a fixed-point walk per thread.
-  std::int64_t p = core::fixed_position(row.rcmc_offset + row.rcmc_slope * tid);
-  const std::int64_t p_step = core::fixed_position(row.rcmc_slope * T);
-  const steps::AzimuthFilter<N, E> azimuth(row, tid, band, az_steps[threadIdx.y]);
-  if (row.weight == 0.0) {  // outside the band, in a block of several lines with one inside it
-    for (int c = tid; c < nr; c += T) Rows::store(line + c, C32{0.f, 0.f}, out_scale);
-    return;
-  }
-  // One loop per tap count, no branch inside: with the tap count's and the band's tests in it, the
-  // unrolled loop carried more code and, at 32 points a thread, spilled more.
-  auto outputs = [&]<int Taps>() {
-#pragma unroll
-    for (int i = 0; i < E; ++i, p += p_step) {  // nr <= N: at most E outputs per thread
-      const int c = tid + i * T;
-      if (c >= nr) break;
-      Rows::store(line + c, staged.template at<Taps>(p, sinc) * azimuth.factor(row, i, c, band), out_scale);
-    }
-  };
-  if (sinc.taps == 8) outputs.template operator()<8>();
-  else outputs.template operator()<0>();
+  rcmc_outputs<N, E, Rows>(rows[k], line, nr, tid, staged, sinc, band, az_steps[threadIdx.y], out_scale);
 }
 
 }  // namespace

@@ -64,10 +64,16 @@ struct SrcFactors {
     }
     return p * chirp[k + kReach];
   }
-  // v[q] x the factor of its bin; `chirp` filled by fill_chirp before a barrier.
+  // v[q] x the factor of its bin; `chirp` filled by fill_chirp before a barrier. In the order 0, 1, E - 1,
+  // 2, E - 2, ...: the two elements of each |k| one after the other, so each power of the step is used
+  // as soon as it is made (in q order the first half's powers stayed live for the second half: spills
+  // at 32 points a thread).
   __device__ void apply(C32 (&v)[E], int tid, const C32* chirp) const {
 #pragma unroll
-    for (int q = 0; q < E; ++q) v[q] = v[q] * factor(tid, q, chirp);
+    for (int j = 0; j < E; ++j) {
+      const int q = j == 0 ? 0 : j % 2 == 1 ? (j + 1) / 2 : E - j / 2;
+      v[q] = v[q] * factor(tid, q, chirp);
+    }
   }
 };
 
