@@ -3,7 +3,8 @@
 // kernel beside variants of its RCMC's memory traffic, on the bench's own squinted geometry (its
 // DopplerRow table, sinc table and twiddles from the library), every output compared with the
 // product's. "interleaved" is the sinc table's layout before stop 41 (each row's weights, then the next
-// row's minus them: 128 KB); the product now reads the compact one (the rows alone: 64 KB). Built here against the library, run on the GPU machine:
+// row's minus them: 128 KB); "compact" the rows alone (stops 41-47); the product reads the quad-major
+// form since stop 48 (core::sinc_table_fp32). Built here against the library, run on the GPU machine:
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr -lineinfo \
 //     scripts/experiments/pass3_variants.cu build/libsarfuse.a -lfftw3f_threads -lfftw3_threads -lfftw3f -lfftw3 \
 //     -o p3v && ./p3v LINES COLS NFFT
@@ -62,6 +63,9 @@ enum : int {
   kAllRegisterPasses = 256,  // E = 256-thread lines' points (36 at 9216, 40 at 10240): the power-of-two part in
                              // passes of the largest radix dividing E (4, 8), the odd one last, every pass on
                              // the registers; registers for two blocks a SM (16 warps)
+  kQuadMajor = 512,      // the compact table's 8 taps as two planes of float4 (taps 0-3 of every row, then
+                         // taps 4-7): a warp's lanes, whose rows differ, read 16 bytes a row apart
+                         // instead of 32, so each load touches fewer L1 lines
   kAdjacentPairs = 128,  // a thread makes the adjacent outputs c, c + 1 (c = 2 tid + 2 i T) from 10 shared
                          // loads instead of 16 (their windows overlap by 6..8 taps), one 16-byte store
 };
@@ -138,6 +142,15 @@ __device__ __forceinline__ Weights load_weights(const float* table, int row, boo
     w.d0 = make_float4(w.d0.x - w.a0.x, w.d0.y - w.a0.y, w.d0.z - w.a0.z, w.d0.w - w.a0.w);
     w.d1 = make_float4(w.d1.x - w.a1.x, w.d1.y - w.a1.y, w.d1.z - w.a1.z, w.d1.w - w.a1.w);
   }
+  return w;
+}
+// kQuadMajor: plane q (taps 4q..4q+3) of row r at float4 q (fractions + 1) + r.
+__device__ __forceinline__ Weights load_weights_quad(const float* table, int row, int fractions) {
+  const float4* w4 = reinterpret_cast<const float4*>(table);
+  const int plane = fractions + 1;
+  Weights w{__ldg(w4 + row), __ldg(w4 + plane + row), __ldg(w4 + row + 1), __ldg(w4 + plane + row + 1)};
+  w.d0 = make_float4(w.d0.x - w.a0.x, w.d0.y - w.a0.y, w.d0.z - w.a0.z, w.d0.w - w.a0.w);
+  w.d1 = make_float4(w.d1.x - w.a1.x, w.d1.y - w.a1.y, w.d1.z - w.a1.z, w.d1.w - w.a1.w);
   return w;
 }
 __device__ __forceinline__ C32 taps8(const C32* r, int i0, const Weights& w, float blend) {
@@ -269,7 +282,9 @@ __global__ void __launch_bounds__(N / E, MinBlocks)
       float blend;
       const int trow = core::fixed_row_blend(p, sinc.fractions, blend);
       const int i0 = steps::wrap_index<N>(core::fixed_floor(p)) - steps::StagedRow<N>::kGuard;
-      const Weights w = load_weights<(V & kCompactTable) != 0>(sinc.weights, trow, kEvictLast);
+      Weights w;
+      if constexpr ((V & kQuadMajor) != 0) w = load_weights_quad(sinc.weights, trow, sinc.fractions);
+      else w = load_weights<(V & kCompactTable) != 0>(sinc.weights, trow, kEvictLast);
       C32 tapped;
       if constexpr (kPaired) tapped = taps8_paired<N>(paired, i0, w.a0, w.a1, w.d0, w.d1, blend);
       else tapped = taps8(staged.row, i0, w, blend);
@@ -354,6 +369,11 @@ int run(int lines, int nr, int fractions_small) {
   const SincTableView sinc_compact{compact.get(), 8, table.fractions, 2.0f};
   const SincTableView sinc_compact_small{compact_small.get(), 8, small.fractions, 2.0f};
   const SincTableView sinc_compact_1024{compact_1024.get(), 8, table1024.fractions, 2.0f};
+  DeviceBuffer<float> quad_1024, quad_small;
+  upload(quad_1024, core::sinc_table_fp32(table1024));  // the product's layout since stop 48
+  upload(quad_small, core::sinc_table_fp32(small));
+  const SincTableView sinc_quad_1024{quad_1024.get(), 8, table1024.fractions, 2.0f};
+  const SincTableView sinc_quad_small{quad_small.get(), 8, small.fractions, 2.0f};
   const SincTableView sinc_small{weights_small.get(), 8, small.fractions, 2.0f};
   const AzimuthBandView band{nullptr, nullptr, core::AzimuthFilter::kWindowIntervals, 1.0f / lines, 1.0f};
   DeviceBuffer<float2> tw;
@@ -395,7 +415,7 @@ int run(int lines, int nr, int fractions_small) {
   std::printf("  copy of the %.0f MB array: %.4f ms; pass floor (%.0f MB at that rate) %.4f ms\n", count * 8 / 1e6,
               t_copy, bytes / 1e6, t_copy * bytes / (2.0 * count * 8));
   const float t_product =
-      time([&] { launch_product<N>(work.get(), lines, nr, rows.get(), df, sinc_compact, band, tw.get()); }, 30);
+      time([&] { launch_product<N>(work.get(), lines, nr, rows.get(), df, sinc_quad_1024, band, tw.get()); }, 30);
   SARFUSE_CUDA(cudaMemcpy(reference.get(), work.get(), count * 8, cudaMemcpyDeviceToDevice));
   std::vector<float2> ref(count), got(count);
   SARFUSE_CUDA(cudaMemcpy(ref.data(), reference.get(), count * 8, cudaMemcpyDeviceToHost));
@@ -453,6 +473,17 @@ int run(int lines, int nr, int fractions_small) {
         "compact, 32 points, record ahead, 1 block/SM", sinc_compact, 1e-6);
     variant.template operator()<kCompactTable | kRowRecordAhead, 32, 1, kMin>(
         "compact, 32 points, 1024 fractions (bound)", sinc_compact_1024, 1e-3);
+    variant.template operator()<kCompactTable | kRowRecordAhead, 32, 1, kMin>(
+        "compact, 32 points, small fractions (bound)", sinc_compact_small, 1e-3);
+    variant.template operator()<kCompactTable | kRowRecordAhead | kQuadMajor, 32, 1, kMin>(
+        "32 points, quad-major table, 1024 fractions", sinc_quad_1024, 1e-3);
+    variant.template operator()<kCompactTable | kRowRecordAhead | kQuadMajor, 32, 1, kMin>(
+        "32 points, quad-major table, small fractions", sinc_quad_small, 1e-3);
+  }
+  if constexpr (N / 16 % 32 == 0 && N / 16 >= 256) {
+    constexpr int kMin = N / 16 <= 320 ? 2 : 1;
+    variant.template operator()<kCompactTable | kRowRecordAhead | kQuadMajor, 16, 1, kMin>(
+        "16 points, quad-major table, 1024 fractions", sinc_quad_1024, 1e-3);
   }
   if constexpr (N == 9216 || N == 10240) {  // 256 threads of 36 / 40 points, two blocks a SM
     constexpr int E2 = N / 256;

@@ -316,16 +316,17 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   fo.threads = 1;
   fo.azimuth_bandwidth_hz = o.azimuth_bandwidth_hz;
   // 6: fused, --precision fp16; 7: fused at the nice range FFT length; 8: tf32x3; 9: fp16-storage at the
-  // nice length (the length `focus` gives both modes at this shape).
-  std::vector<StageTimes> med(10);
+  // nice length (the length `focus` gives both modes at this shape); 10: cufft-unfused at the nice length
+  // (a careful user may pad to that length too: cuFFT takes 2^a 3^b 5^c 7^d).
+  std::vector<StageTimes> med(11);
   std::string measured_azimuth, measure_note;  // the sixth run: fused, fp32, --plan measure (no wisdom file)
   std::string fused_azimuth;                    // the first run's azimuth engine
   bool transposed = false, range_by_cufft = false;
   // The fifth run: the fused pipeline with --precision fp16-storage (where it applies).
   const bool fp16_applies = cuda::own_fft_supports(static_cast<int>(nfft_lin)) && cuda::column_fft_supports(static_cast<int>(na));
-  const Pipeline pipes[10] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv,
+  const Pipeline pipes[11] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv,
                               Pipeline::fused, Pipeline::fused, Pipeline::fused, Pipeline::fused, Pipeline::fused,
-                              Pipeline::fused};
+                              Pipeline::fused, Pipeline::cufft_unfused};
   const bool tensor_applies = nfft_lin >= 512 && cuda::own_fft_supports(static_cast<int>(nfft_lin));
   // The eighth run: the fused FP32 chain at the smallest nice range FFT length (which `focus` takes
   // where it is at most 0.8 of the power of two, or where --plan measure finds it faster).
@@ -333,10 +334,10 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   fused32.backend = Backend::cuda;
   const std::size_t nfft_nice = cuda::smallest_nice_length(nr + L - 1, fused32);
   const bool nice_applies = nfft_nice != 0 && nfft_nice < nfft_lin;
-  for (int pi = 0; pi < 10; ++pi) {
+  for (int pi = 0; pi < 11; ++pi) {
     if ((pi == 2 && !callback_unavailable.empty()) || (pi == 3 && !vkfft_unavailable.empty()) ||
-        ((pi == 4 || pi == 6) && !fp16_applies) || (pi == 7 && !nice_applies) || (pi == 8 && !tensor_applies) ||
-        (pi == 9 && !(nice_applies && fp16_applies)))
+        ((pi == 4 || pi == 6) && !fp16_applies) || ((pi == 7 || pi == 10) && !nice_applies) ||
+        (pi == 8 && !tensor_applies) || (pi == 9 && !(nice_applies && fp16_applies)))
       continue;
     fo.pipeline = pipes[pi];
     fo.precision = pi == 4 || pi == 9 ? Precision::fp16_storage
@@ -345,7 +346,7 @@ std::string bench_cuda(const CudaBenchOptions& o) {
                              : Precision::fp32;
     fo.fft_planning = pi == 5 ? FftPlanning::measure : FftPlanning::estimate;
     fo.wisdom_path = "-";
-    cuda::CudaRda rda(radar, na, nr, fo, pi == 7 || pi == 9 ? nfft_nice : nfft_lin);
+    cuda::CudaRda rda(radar, na, nr, fo, pi == 7 || pi == 9 || pi == 10 ? nfft_nice : nfft_lin);
     if (pi == 5) {
       measured_azimuth = rda.azimuth_fft_name();
       const std::size_t at = rda.notes.find("azimuth FFTs: ");
@@ -445,7 +446,14 @@ std::string bench_cuda(const CudaBenchOptions& o) {
                   nfft_nice, nfft_lin, med[7].total * 1e3, tf / (med[7].total * 1e3), med[7].range_compress * 1e3,
                   med[7].azimuth_fft * 1e3, med[7].range_doppler * 1e3, med[7].azimuth_ifft * 1e3);
     out << line;
+    std::snprintf(line, sizeof line,
+                  "  cufft-unfused at the same nice length %zu: total %.3f ms (%.2fx its power-of-two chain); fused "
+                  "at %zu is %.2fx faster\n",
+                  nfft_nice, med[10].total * 1e3, tu / (med[10].total * 1e3), nfft_nice,
+                  med[10].total / med[7].total);
+    out << line;
     js["rda"]["nice_length"] = {{"range_fft", nfft_nice}, {"fused_ms", med[7].total * 1e3},
+                                {"cufft_unfused_ms", med[10].total * 1e3},
                                 {"stages_ms", {med[7].range_compress * 1e3, med[7].azimuth_fft * 1e3,
                                                med[7].range_doppler * 1e3, med[7].azimuth_ifft * 1e3}},
                                 {"speedup_vs_pow2", tf / (med[7].total * 1e3)}};

@@ -46,7 +46,7 @@ void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines
 // Pass 3 of the RDA, one kernel per Doppler row held on chip: x SRC, range IFFT, RCMC (windowed
 // sinc from shared memory), x azimuth filter; writes the first nr columns of the row in place.
 struct SincTableView {
-  const float* weights;  // (fractions + 1) x taps: core::sinc_table_fp32
+  const float* weights;  // core::sinc_table_fp32: quad-major, 16-byte aligned
   int taps, fractions;
   float abs_sum_max;  // the largest sum of |weights| over the rows: bounds an interpolated value's gain
 };

@@ -251,8 +251,15 @@ TEST(Filters, FixedPointRcmcPositionsMatchFloat64) {
   EXPECT_NEAR(core::unit_fraction(0x80000000u), 0.5f, 0.0f);
   EXPECT_LT(core::unit_fraction(0xffffffffu), 1.0f);
   const core::SincTable table = core::make_sinc_table(8);
-  const std::vector<float> fp32 = core::sinc_table_fp32(table);
-  ASSERT_EQ(fp32.size(), static_cast<std::size_t>(table.fractions + 1) * 8);
-  for (int r : {0, 1, table.fractions / 2, table.fractions - 1, table.fractions})
-    for (int q = 0; q < 8; ++q) EXPECT_EQ(fp32[r * 8 + q], static_cast<float>(table.weights[r * 8 + q]));
+  for (int taps : {8, 6, 2}) {  // quad-major: taps 4q..4q+3 of row r at 4 (q rows + r), padding zero
+    const core::SincTable t = core::make_sinc_table(taps);
+    const std::vector<float> fp32 = core::sinc_table_fp32(t);
+    const std::size_t rows = t.fractions + 1, planes = (taps + 3) / 4;
+    ASSERT_EQ(fp32.size(), planes * rows * 4) << taps << " taps";
+    for (std::size_t r : {std::size_t{0}, std::size_t{1}, rows / 2, rows - 2, rows - 1})
+      for (std::size_t q = 0; q < planes * 4; ++q)
+        EXPECT_EQ(fp32[(q / 4) * rows * 4 + r * 4 + q % 4],
+                  q < static_cast<std::size_t>(taps) ? static_cast<float>(t.weights[r * taps + q]) : 0.0f)
+            << taps << " taps, row " << r << ", tap " << q;
+  }
 }

@@ -17,15 +17,18 @@ using fft::C32;
 
 // Interpolation of a row at fixed-point position p: taps from row_at(i0 + t), i0 = floor(p) - taps / 2
 // + 1, the weights blended between the table rows around the fraction (w + blend (next - w), the
-// difference in FP32). Taps == 8 is the default kernel, unrolled, the two rows as four 16-byte loads;
-// `i0` lets the caller wrap floor(p).
+// difference in FP32). The table is core::sinc_table_fp32's quad-major form: taps 4q..4q+3 of row r are
+// float4 q (fractions + 1) + r, so a warp's lanes, whose rows differ, read 16 bytes a row apart.
+// Taps == 8 is the default kernel, unrolled, the two rows as four 16-byte loads; `i0` lets the caller
+// wrap floor(p).
 template <int Taps, class RowAt>
-__device__ __forceinline__ C32 rcmc_taps(RowAt row_at, int i0, const float* __restrict__ table, int row, float blend,
-                                         int taps) {
+__device__ __forceinline__ C32 rcmc_taps(RowAt row_at, int i0, const SincTableView& sinc, int row, float blend) {
   C32 acc{0.f, 0.f};
+  const float4* w4 = reinterpret_cast<const float4*>(sinc.weights);
+  const int plane = sinc.fractions + 1;
   if constexpr (Taps == 8) {
-    const float4* w4 = reinterpret_cast<const float4*>(table + static_cast<std::size_t>(row) * 8);
-    const float4 a0 = __ldg(w4), a1 = __ldg(w4 + 1), b0 = __ldg(w4 + 2), b1 = __ldg(w4 + 3);
+    const float4 a0 = __ldg(w4 + row), a1 = __ldg(w4 + plane + row);
+    const float4 b0 = __ldg(w4 + row + 1), b1 = __ldg(w4 + plane + row + 1);
     const float wa[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
     const float wb[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
 #pragma unroll
@@ -36,13 +39,17 @@ __device__ __forceinline__ C32 rcmc_taps(RowAt row_at, int i0, const float* __re
       acc.im = fmaf(x.im, wt, acc.im);
     }
   } else {
-    const float* w = table + static_cast<std::size_t>(row) * taps;
-    for (int t = 0; t < taps; ++t) {
-      const C32 x = row_at(i0 + t);
-      const float a = __ldg(w + t);
-      const float wt = fmaf(blend, __ldg(w + taps + t) - a, a);
-      acc.re = fmaf(x.re, wt, acc.re);
-      acc.im = fmaf(x.im, wt, acc.im);
+    for (int q = 0; 4 * q < sinc.taps; ++q) {
+      const float4 a = __ldg(w4 + q * plane + row), b = __ldg(w4 + q * plane + row + 1);
+      const float wa[4] = {a.x, a.y, a.z, a.w}, wb[4] = {b.x, b.y, b.z, b.w};
+#pragma unroll
+      for (int t = 0; t < 4; ++t) {
+        if (4 * q + t >= sinc.taps) break;
+        const C32 x = row_at(i0 + 4 * q + t);
+        const float wt = fmaf(blend, wb[t] - wa[t], wa[t]);
+        acc.re = fmaf(x.re, wt, acc.re);
+        acc.im = fmaf(x.im, wt, acc.im);
+      }
     }
   }
   return acc;
@@ -54,8 +61,7 @@ __device__ __forceinline__ C32 rcmc_sample(RowAt row_at, std::int64_t p, const S
   float blend;
   const int row = core::fixed_row_blend(p, sinc.fractions, blend);
   const int i0 = core::fixed_floor(p) - sinc.taps / 2 + 1;
-  return sinc.taps == 8 ? rcmc_taps<8>(row_at, i0, sinc.weights, row, blend, 8)
-                        : rcmc_taps<0>(row_at, i0, sinc.weights, row, blend, sinc.taps);
+  return sinc.taps == 8 ? rcmc_taps<8>(row_at, i0, sinc, row, blend) : rcmc_taps<0>(row_at, i0, sinc, row, blend);
 }
 
 // i modulo N in [0, N).
@@ -100,11 +106,10 @@ struct StagedRow {
     const int trow = core::fixed_row_blend(p, sinc.fractions, blend);
     const C32* r = row;
     if constexpr (Taps == 8)
-      return rcmc_taps<8>([r](int k) { return r[k]; }, wrap_index<N>(core::fixed_floor(p)) - kGuard, sinc.weights, trow,
-                          blend, 8);
+      return rcmc_taps<8>([r](int k) { return r[k]; }, wrap_index<N>(core::fixed_floor(p)) - kGuard, sinc, trow, blend);
     else
-      return rcmc_taps<0>([r](int k) { return r[wrap_index<N>(k)]; }, core::fixed_floor(p) - sinc.taps / 2 + 1,
-                          sinc.weights, trow, blend, sinc.taps);
+      return rcmc_taps<0>([r](int k) { return r[wrap_index<N>(k)]; }, core::fixed_floor(p) - sinc.taps / 2 + 1, sinc,
+                          trow, blend);
   }
 
 };
