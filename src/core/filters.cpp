@@ -149,7 +149,7 @@ SincTable make_sinc_table(int taps, int fractions, double kaiser_beta) {
 
 std::vector<float> sinc_table_fp32(const SincTable& table) {
   const std::size_t rows = static_cast<std::size_t>(table.fractions) + 1, taps = table.taps;
-  std::vector<float> quad(sinc_table_fp32_planes(table.taps) * rows * 4, 0.0f);
+  std::vector<float> quad((taps + 3) / 4 * rows * 4, 0.0f);  // planes of four taps, the last padded
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t t = 0; t < taps; ++t)
       quad[(t / 4) * rows * 4 + r * 4 + t % 4] = static_cast<float>(table.weights[r * taps + t]);

@@ -104,13 +104,11 @@ SincTable make_sinc_table(int taps, int fractions = 1024, double kaiser_beta = 2
 // The GPU's form of the table: its weights in FP32, quad-major: plane q holds taps 4q..4q+3 of every row
 // as one float4 a row (row r's at float 4 (q (fractions + 1) + r)), taps past the last zero. A warp's
 // lanes, whose fractions differ, then read 16 bytes a row apart instead of 32, fewer L1 lines a load
-// (docs/performance.md, "The quad-major sinc table"). A blended weight is w_r + t (w_{r+1} - w_r), the
-// difference taken in FP32 at the point of use: storing the differences too doubled the table to 128 KB,
-// which did not stay in L1 beside the RCMC's row (docs/performance.md, "Pass 3: the RCMC's sinc table
-// and the points a thread").
+// (docs/performance.md, "Pass 3's spills and the quad-major sinc table"). A blended weight is
+// w_r + t (w_{r+1} - w_r), the difference taken in FP32 at the point of use: storing the differences
+// too doubled the table to 128 KB, which did not stay in L1 beside the RCMC's row (docs/performance.md,
+// "Pass 3: the RCMC's sinc table and the points a thread").
 std::vector<float> sinc_table_fp32(const SincTable& table);
-// Its planes: taps / 4 rounded up.
-constexpr std::size_t sinc_table_fp32_planes(int taps) { return (static_cast<std::size_t>(taps) + 3) / 4; }
 
 // Positions along a row in 32.32 fixed point (samples x 2^32). The floor and the fraction are exact
 // bit fields, and a walk p, p + s, p + 2 s, ... is exact integer adds: the GPU's RCMC steps through a

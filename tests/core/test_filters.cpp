@@ -250,7 +250,6 @@ TEST(Filters, FixedPointRcmcPositionsMatchFloat64) {
   EXPECT_EQ(core::unit_fraction(0u), 0.0f);
   EXPECT_NEAR(core::unit_fraction(0x80000000u), 0.5f, 0.0f);
   EXPECT_LT(core::unit_fraction(0xffffffffu), 1.0f);
-  const core::SincTable table = core::make_sinc_table(8);
   for (int taps : {8, 6, 2}) {  // quad-major: taps 4q..4q+3 of row r at 4 (q rows + r), padding zero
     const core::SincTable t = core::make_sinc_table(taps);
     const std::vector<float> fp32 = core::sinc_table_fp32(t);
