@@ -125,8 +125,9 @@ template <int N, int E>
 constexpr int row_pass_min_blocks = E == fft::kElems<N> ? BlockShape<N>::min_blocks : N / E <= 320 ? 2 : 1;
 
 // The spectrum x H, N columns per line, stored as Rows stores (FP16: row_factor, max_bits).
-template <int N, SampleType S, class Butterflies, class Rows, int E = spectrum_row_elems<N, Butterflies, Rows>>
-__global__ void __launch_bounds__(N / E * BlockShape<N, E>::lines, row_pass_min_blocks<N, E>)
+template <int N, SampleType S, class Butterflies, class Rows, int E = spectrum_row_elems<N, Butterflies, Rows>,
+          int MinBlocks = row_pass_min_blocks<N, E>>
+__global__ void __launch_bounds__(N / E * BlockShape<N, E>::lines, MinBlocks)
     range_spectrum_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
                           const float2* __restrict__ tw, typename Rows::Io* __restrict__ out,
                           float* __restrict__ row_factor, unsigned* __restrict__ max_bits) {
@@ -173,8 +174,9 @@ __device__ __forceinline__ void rcmc_outputs(const core::DopplerRow row, typenam
 
 // One Doppler row k per thread group, written in place (its first nr columns); rows outside the
 // processed band are zeros.
-template <int N, class Butterflies, class Rows, int E = doppler_row_elems<N, Butterflies, Rows>>
-__global__ void __launch_bounds__(N / E * BlockShape<N, E>::lines, row_pass_min_blocks<N, E>)
+template <int N, class Butterflies, class Rows, int E = doppler_row_elems<N, Butterflies, Rows>,
+          int MinBlocks = row_pass_min_blocks<N, E>>
+__global__ void __launch_bounds__(N / E * BlockShape<N, E>::lines, MinBlocks)
     range_doppler_kernel(typename Rows::Io* __restrict__ work, int lines, int nr,
                          const core::DopplerRow* __restrict__ rows, double df, SincTableView sinc,
                          AzimuthBandView band, const float2* __restrict__ tw,
