@@ -49,11 +49,13 @@ struct Timer {
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
   }
-  template <class F>
-  double median_ms(F&& f, int reps = 50) {
-    for (int k = 0; k < 5; ++k) f();
+  // before(): untimed, ahead of every call (an in-place kernel's input restored, say).
+  template <class F, class G = void (*)()>
+  double median_ms(F&& f, int reps = 50, G&& before = [] {}) {
+    for (int k = 0; k < 5; ++k) before(), f();
     std::vector<float> t;
     for (int k = 0; k < reps; ++k) {
+      before();
       CK(cudaEventRecord(a));
       f();
       CK(cudaEventRecord(b));

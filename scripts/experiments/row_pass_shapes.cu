@@ -9,7 +9,6 @@
 //     -lfftw3_threads -lfftw3f -lfftw3 -o rps5120 && ./rps5120 LINES NR
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -54,26 +53,19 @@ double rel_l2(const std::vector<float2>& got, const std::vector<float2>& ref, in
   return std::sqrt(num / den);
 }
 
-template <const void* (*Kernel)(), int E>
-void report(const char* pass, const char* shape, double t, double t_product, double floor_ms, double rel, int& bad) {
+// One shape's line: time against the product's, share of the copy floor of the pass's bytes, the
+// kernel's registers, local bytes and blocks a SM, and its outputs against the product's.
+void report(const char* pass, const char* shape, const void* kernel, int threads, int smem, double t, double t_product,
+            double floor_ms, double rel, int& bad) {
   cudaFuncAttributes attr{};
-  CK(cudaFuncGetAttributes(&attr, Kernel()));
+  CK(cudaFuncGetAttributes(&attr, kernel));
   int per_sm = 0;
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel(), N / E, steps::LineSlot<N, 1, E>::smem_bytes));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
   const bool ok = rel <= 1e-6;
   bad += !ok;
   std::printf("  %s %-28s %.4f ms  %.3fx product  %3.0f %% of its copy floor  %3d regs %4zu B local %d/SM  rel L2 %.2e%s\n",
               pass, shape, t, t_product / t, 100 * floor_ms / t, attr.numRegs, attr.localSizeBytes, per_sm, rel,
               ok ? "" : "  MISMATCH");
-}
-
-template <int E, int MinBlocks>
-const void* spectrum_kernel() {
-  return reinterpret_cast<const void*>(&range_spectrum_kernel<N, SampleType::complex64, B, R, E, MinBlocks>);
-}
-template <int E, int MinBlocks>
-const void* doppler_kernel() {
-  return reinterpret_cast<const void*>(&range_doppler_kernel<N, B, R, E, MinBlocks>);
 }
 
 int run(int lines, int nr) {
@@ -97,27 +89,41 @@ int run(int lines, int nr) {
   const double floor3 = t_copy * double(work_count + static_cast<std::size_t>(lines) * nr) / (2.0 * work_count);
   std::printf("N %d, %d lines, nr %d: copy of %.0f MB %.4f ms; floors at that rate: pass 1 %.4f ms, pass 3 %.4f ms\n",
               N, lines, nr, work_count * 8 / 1e6, t_copy, floor1, floor3);
-  std::vector<float2> ref(work_count), got(work_count);
-  auto poison = [&] { CK(cudaMemset(work, 0xff, work_count * 8)); };
-
-  // Pass 1: raw lines of nr samples, zero-padded to N, x H, the spectrum stored at pitch N.
-  double t1_product = 0;
-  auto pass1 = [&]<int E, int MinBlocks>(const char* shape, bool product = false) {
-    const auto kernel = &range_spectrum_kernel<N, SampleType::complex64, B, R, E, MinBlocks>;
-    steps::set_smem<N, 1, E>(reinterpret_cast<const void*>(kernel));
-    auto launch = [&] {
-      kernel<<<steps::grid_for<N, E>(lines), steps::block_for<N, E>(), BlockShape<N, E>::smem_bytes>>>(
-          raw, lines, nr, filter, tw, work, nullptr, nullptr);
-    };
-    poison();
+  std::vector<float2> got(work_count);
+  // A pass's product shape and its other shapes: each prepared (untimed), run once, its outputs copied
+  // back (the product's kept as the reference), then timed; `cols` of each line compared.
+  struct Pass {
+    const char* name;
+    std::vector<float2> ref;
+    double t_product = 0, floor_ms = 0;
+    int cols = 0;
+  };
+  auto measure = [&]<int E>(Pass& pass, const char* shape, bool product, const void* kernel, auto prepare,
+                            auto launch) {
+    steps::set_smem<N, 1, E>(kernel);
+    prepare();
     launch();
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
     CK(cudaMemcpy(got.data(), work, work_count * 8, cudaMemcpyDeviceToHost));
-    if (product) ref = got;
-    const double t = timer.median_ms(launch);
-    if (product) t1_product = t;
-    report<spectrum_kernel<E, MinBlocks>, E>("pass 1", shape, t, t1_product, floor1, rel_l2(got, ref, lines, N, N), bad);
+    if (product) pass.ref = got;
+    const double t = timer.median_ms(launch, 50, prepare);
+    CK(cudaGetLastError());
+    if (product) pass.t_product = t;
+    report(pass.name, shape, kernel, N / E, BlockShape<N, E>::smem_bytes, t, pass.t_product, pass.floor_ms,
+           rel_l2(got, pass.ref, lines, pass.cols, N), bad);
+  };
+
+  // Pass 1: raw lines of nr samples, zero-padded to N, x H, the spectrum stored at pitch N.
+  Pass p1{"pass 1", {}, 0, floor1, N};
+  auto pass1 = [&]<int E, int MinBlocks>(const char* shape, bool product = false) {
+    const auto kernel = &range_spectrum_kernel<N, SampleType::complex64, B, R, E, MinBlocks>;
+    measure.template operator()<E>(
+        p1, shape, product, reinterpret_cast<const void*>(kernel), [&] { CK(cudaMemsetAsync(work, 0xff, work_count * 8)); },
+        [&] {
+          kernel<<<steps::grid_for<N, E>(lines), steps::block_for<N, E>(), BlockShape<N, E>::smem_bytes>>>(
+              raw, lines, nr, filter, tw, work, nullptr, nullptr);
+        });
   };
   pass1.template operator()<spectrum_row_elems<N, B, R>, row_pass_min_blocks<N, spectrum_row_elems<N, B, R>>>(
       "(product)", true);
@@ -136,7 +142,7 @@ int run(int lines, int nr) {
     pass1.template operator()<32, 3>("32 points, 3/SM");
   }
   // The pass-1 spectrum of the product is pass 3's input.
-  CK(cudaMemcpy(pristine, ref.data(), work_count * 8, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(pristine, p1.ref.data(), work_count * 8, cudaMemcpyHostToDevice));
 
   // Pass 3 on the bench's squinted geometry, in place.
   RadarParams radar = default_scene().radar;
@@ -148,42 +154,17 @@ int run(int lines, int nr) {
   float* weights = upload(core::sinc_table_fp32(table));
   const SincTableView sinc{weights, 8, table.fractions, 2.0f};
   const AzimuthBandView band{nullptr, nullptr, core::AzimuthFilter::kWindowIntervals, 1.0f / lines, 1.0f};
-  double t3_product = 0;
-  std::vector<float2> ref3(work_count);
+  // In place: every run starts from the pass-1 spectrum, restored outside the events.
+  Pass p3{"pass 3", {}, 0, floor3, nr};
   auto pass3 = [&]<int E, int MinBlocks>(const char* shape, bool product = false) {
     const auto kernel = &range_doppler_kernel<N, B, R, E, MinBlocks>;
-    steps::set_smem<N, 1, E>(reinterpret_cast<const void*>(kernel));
-    auto launch = [&] {
-      kernel<<<steps::grid_for<N, E>(lines), steps::block_for<N, E>(), BlockShape<N, E>::smem_bytes>>>(
-          work, lines, nr, rows, df, sinc, band, tw, nullptr, nullptr);
-    };
-    auto restore = [&] { CK(cudaMemcpyAsync(work, pristine, work_count * 8, cudaMemcpyDeviceToDevice)); };
-    restore();
-    launch();
-    CK(cudaGetLastError());
-    CK(cudaDeviceSynchronize());
-    CK(cudaMemcpy(got.data(), work, work_count * 8, cudaMemcpyDeviceToHost));
-    if (product) ref3 = got;
-    // In place: each timed launch starts from the pass-1 spectrum, restored outside the events.
-    std::vector<float> ms;
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int r = 0; r < 53; ++r) {
-      restore();
-      CK(cudaEventRecord(a));
-      launch();
-      CK(cudaEventRecord(b));
-      CK(cudaEventSynchronize(b));
-      float t;
-      CK(cudaEventElapsedTime(&t, a, b));
-      if (r >= 3) ms.push_back(t);
-    }
-    CK(cudaGetLastError());
-    std::sort(ms.begin(), ms.end());
-    const double t = ms[ms.size() / 2];
-    if (product) t3_product = t;
-    report<doppler_kernel<E, MinBlocks>, E>("pass 3", shape, t, t3_product, floor3, rel_l2(got, ref3, lines, nr, N), bad);
+    measure.template operator()<E>(
+        p3, shape, product, reinterpret_cast<const void*>(kernel),
+        [&] { CK(cudaMemcpyAsync(work, pristine, work_count * 8, cudaMemcpyDeviceToDevice)); },
+        [&] {
+          kernel<<<steps::grid_for<N, E>(lines), steps::block_for<N, E>(), BlockShape<N, E>::smem_bytes>>>(
+              work, lines, nr, rows, df, sinc, band, tw, nullptr, nullptr);
+        });
   };
   pass3.template operator()<doppler_row_elems<N, B, R>, row_pass_min_blocks<N, doppler_row_elems<N, B, R>>>(
       "(product)", true);
