@@ -2,10 +2,11 @@
 // RDA's azimuth shapes: the 16- and 32-point register passes alone and with their column passes, the
 // m-point column pass at other block shapes and register budgets and by cuFFT, against cuFFT strided
 // and the device-to-device copy of the same bytes, in one process; the product's forward checked
-// against a float64 FFT of a few columns (rows in its order). Lines 16 x m with m not a power of two
-// (30000): the 16-point pass + cuFFT's m-point pass against cuFFT's strided and contiguous FFTs.
+// against a float64 FFT of a few columns (rows in its order). Lines 16 x an odd column length (30000 =
+// 16 x 1875): the product's two-step FFT at each column-pass block size against cuFFT's strided and
+// contiguous FFTs and cuFFT as the m-point pass.
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr \
-//     scripts/experiments/two_step_columns.cu -lcufft -o tsc && ./tsc 8192 16384
+//     scripts/experiments/two_step_columns.cu -lcufft -o tsc && ./tsc 8192 16384   (./tsc 30000 8192)
 // Arguments: lines (column length, a multiple of 16) and columns (= the row pitch).
 #include <type_traits>
 
@@ -63,23 +64,36 @@ void cufft_column_pass(Bench& bench, float2* d, int m, int cols) {
   cufftDestroy(plan);
 }
 
-// Lines that are 16 x a non-power-of-two m: the 16-point pass (any m) + cuFFT's m-point pass, checked
-// on two columns against a float64 DFT, beside cuFFT strided and cuFFT on contiguous (transposed) lines.
+// Lines that are 16 x an odd column length m (30000 = 16 x 1875): the product's two-step FFT (16-point
+// pass + the odd m-point column pass) at 256, 512 and 1024 threads a block for the column pass, forward
+// checked on two columns against a float64 DFT (rows in its order), inverse against lines x the input;
+// beside cuFFT strided, cuFFT on contiguous lines (the transposing path without its two transposes) and
+// cuFFT as the m-point pass.
 int generic(int lines, int cols) {
   const int m = lines / 16;
   std::printf("== %d lines x %d columns (16 x %d, m not a power of two)\n", lines, cols, m);
+  if (!two_step_column_fft_supports(lines)) {
+    std::printf("  no two-step split for %d lines\n", lines);
+    return 1;
+  }
   const std::size_t size = static_cast<std::size_t>(lines) * cols;
-  std::vector<float2> x(size), tw(lines);
+  std::vector<float2> x(size);
   std::mt19937 rng(5);
   std::normal_distribution<float> g;
   for (auto& v : x) v = make_float2(g(rng), g(rng));
-  for (int k = 0; k < lines; ++k) tw[k] = make_float2(std::cos(-2 * M_PI * k / lines), std::sin(-2 * M_PI * k / lines));
-  float2 *dx, *dy, *dtw;
+  auto table = [](int n) {
+    std::vector<float2> t(n);
+    for (int k = 0; k < n; ++k) t[k] = make_float2(std::cos(-2 * M_PI * k / n), std::sin(-2 * M_PI * k / n));
+    float2* d = nullptr;
+    CK(cudaMalloc(&d, n * 8));
+    CK(cudaMemcpy(d, t.data(), n * 8, cudaMemcpyHostToDevice));
+    return d;
+  };
+  float2 *dx, *dy, *dz, *dtw = table(lines), *dtw_m = table(m);
   CK(cudaMalloc(&dx, size * 8));
   CK(cudaMalloc(&dy, size * 8));
-  CK(cudaMalloc(&dtw, lines * 8));
+  CK(cudaMalloc(&dz, size * 8));
   CK(cudaMemcpy(dx, x.data(), size * 8, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(dtw, tw.data(), lines * 8, cudaMemcpyHostToDevice));
   Bench bench(dy, dx, size * 8);
   cufftHandle strided, contiguous;
   int len = lines, embed = lines;
@@ -91,43 +105,74 @@ int generic(int lines, int cols) {
   bench.report("cuFFT on contiguous lines (the transposing path without its two transposes)", bench.tm.median_ms([&] {
     cufftExecC2C(contiguous, reinterpret_cast<cufftComplex*>(dx), reinterpret_cast<cufftComplex*>(dy), CUFFT_FORWARD);
   }, 20));
-  auto step_a = [&] { launch_radix_columns<16>(false, dx, cols, dy, cols, cols, m, dtw, nullptr); };
-  bench.report("  16-point pass alone", bench.tm.median_ms(step_a, 20));
+  cufftDestroy(strided);
+  cufftDestroy(contiguous);
+  bench.report("  16-point pass alone", bench.tm.median_ms([&] {
+    launch_radix_columns<16>(false, dx, cols, dy, cols, cols, m, dtw, nullptr);
+  }, 20));
   cufft_column_pass(bench, dy, m, cols);
-  // check: the 16-point pass then the cuFFT pass, two columns against a float64 DFT (bin k1 + 16 k2 at row k1 m + k2)
-  CK(cudaMemset(dy, 0xff, size * 8));
-  step_a();
-  {
-    cufftHandle plan;
-    int lm = m, em = m;
-    if (cufftPlanMany(&plan, 1, &lm, &em, cols, 1, &em, cols, 1, CUFFT_C2C, cols) != CUFFT_SUCCESS) return 1;
-    for (int gi = 0; gi < 16; ++gi) {
-      auto* p = reinterpret_cast<cufftComplex*>(dy + static_cast<std::size_t>(gi) * m * cols);
-      cufftExecC2C(plan, p, p, CUFFT_FORWARD);
-    }
-    cufftDestroy(plan);
-  }
-  std::vector<float2> y(size);
-  CK(cudaMemcpy(y.data(), dy, size * 8, cudaMemcpyDeviceToHost));
-  double e2 = 0, r2 = 0;
-  for (int col : {1, cols - 2}) {
-    for (int k = 0; k < lines; k += 7) {  // every seventh bin
+  // The float64 DFT of every seventh bin of two columns.
+  const int checked[2] = {1, cols - 2};
+  std::vector<std::vector<std::complex<double>>> ref(2);
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < lines; k += 7) {
       std::complex<double> acc = 0;
       long long idx = 0;
       for (int n = 0; n < lines; ++n) {
-        acc += std::complex<double>(x[static_cast<std::size_t>(n) * cols + col].x, x[static_cast<std::size_t>(n) * cols + col].y) *
-               std::polar(1.0, -2 * M_PI * static_cast<double>(idx) / lines);
+        const float2 v = x[static_cast<std::size_t>(n) * cols + checked[i]];
+        acc += std::complex<double>(v.x, v.y) * std::polar(1.0, -2 * M_PI * static_cast<double>(idx) / lines);
         idx += k;
         if (idx >= lines) idx -= lines;
       }
-      const int row = (k % 16) * m + k / 16;
-      const float2 o = y[static_cast<std::size_t>(row) * cols + col];
-      e2 += std::norm(std::complex<double>(o.x, o.y) - acc);
-      r2 += std::norm(acc);
+      ref[i].push_back(acc);
     }
+  for (int threads : {256, 512, 1024}) {
+    auto forward = [&] { launch_two_step_column_fft(lines, dx, cols, dy, cols, cols, false, dtw, dtw_m, nullptr, threads); };
+    auto inverse = [&] { launch_two_step_column_fft(lines, dy, cols, dz, cols, cols, true, dtw, dtw_m, nullptr, threads); };
+    CK(cudaMemset(dy, 0xff, size * 8));
+    CK(cudaMemset(dz, 0xff, size * 8));
+    forward();
+    inverse();
+    CK(cudaDeviceSynchronize());
+    char name[120];
+    std::snprintf(name, sizeof name, "two-step forward, %d-point column pass at %d threads", m, threads);
+    check_outputs(name, dy, size, ref, [&](std::size_t i, std::size_t j) {
+      const std::size_t bin = 7 * j;
+      return (bin % 16 * m + bin / 16) * cols + checked[i];  // bin k1 + 16 k2 at row k1 m + k2
+    });
+    std::vector<float2> z(size);
+    CK(cudaMemcpy(z.data(), dz, size * 8, cudaMemcpyDeviceToHost));
+    double e2 = 0, r2 = 0;
+    for (std::size_t i = 0; i < size; i += 97) {
+      e2 += std::norm(std::complex<double>(z[i].x / lines - x[i].x, z[i].y / lines - x[i].y));
+      r2 += std::norm(std::complex<double>(x[i].x, x[i].y));
+    }
+    std::printf("  %-58s rel L2 vs the input %.2e%s\n", "inverse of the forward / lines", std::sqrt(e2 / r2),
+                std::sqrt(e2 / r2) < 1e-5 ? "" : "  ** WRONG **");
+    bench.report(name, bench.tm.median_ms(forward, 20));
+    std::snprintf(name, sizeof name, "two-step inverse, %d-point column pass at %d threads", m, threads);
+    bench.report(name, bench.tm.median_ms(inverse, 20));
+    std::snprintf(name, sizeof name, "  %d-point column pass alone at %d threads", m, threads);
+    bench.report(name, bench.tm.median_ms([&] {
+      launch_column_fft(m, threads, dy, cols, dy, cols, cols, false, dtw_m, nullptr, ColumnScaling{}, 16);
+    }, 20));
   }
-  std::printf("  16-point pass + cuFFT m-point pass: rel L2 vs float64 %.2e%s\n", std::sqrt(e2 / r2),
-              std::sqrt(e2 / r2) < 1e-5 ? "" : "  ** WRONG **");
+  // The 1875-point column pass at tighter register budgets (more blocks a SM), alone.
+  if (m == 1875) {
+    auto time = [&](const char* name, auto launch) { bench.report(name, bench.tm.median_ms([&] { launch(); }, 20)); };
+    char name[120];
+#define ODD_VARIANT(THREADS, MINB)                                                                                   \
+  std::snprintf(name, sizeof name, "  1875-point column pass, 15 points x %d threads, %d block(s) a SM", THREADS, MINB); \
+  time(name, [&] {                                                                                                  \
+    launch_columns_as<1875, THREADS, float2, float2, false, MINB, 15>(dy, cols, dy, cols, cols, false, ColumnScaling{}, \
+                                                                      dtw_m, 16, nullptr);                          \
+  });                                                                                                               \
+  print_resources(name, &column_fft_kernel<1875, THREADS, float2, float2, false, MINB, 15>);
+    ODD_VARIANT(256, 3)
+    ODD_VARIANT(256, 4)
+    ODD_VARIANT(512, 2)
+#undef ODD_VARIANT
+  }
   return 0;
 }
 

@@ -86,25 +86,31 @@ struct ColumnScaling {
 // planner times both), or for complex64 up to 4096 lines 256 (two blocks a SM: the two-step FFT's
 // column pass); twiddles: fft_twiddle_table(lines). groups > 1: as many such arrays one after
 // another (group g's row r is row g lines + r).
+// Also (complex64 only) the odd lengths 3^b 5^c of fft_math.hpp's kOddColumnSizes, the two-step FFT's
+// column pass at 30000 = 16 x 1875 lines and the like: odd_column_fft_supports.
 bool column_fft_supports(int lines);
+bool odd_column_fft_supports(int lines);
 void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
                        bool inverse, const float2* twiddles, cudaStream_t stream,
                        const ColumnScaling& scaling = ColumnScaling{}, int groups = 1);
 // The azimuth FFT in two column passes near the copy rate instead of one strided FFT of `lines` points
 // (cuda/fft/two_step_column_fft.cu). With lines = R m (R = 16, or 32 from kTwoStepRadix32Lines lines;
-// m a power of two 256..4096) and x[n] at row n = n1 m + n2:
+// m a power of two 256..4096, or R = 16 and m an odd column length: 30000 = 16 x 1875) and x[n] at row
+// n = n1 m + n2:
 //   forward: R-point DFTs down rows n2, n2 + m, .. (x exp(-2 pi i n2 k1 / lines)) into rows k1 m + n2,
 //            then m-point column FFTs of each group of m rows: X[k1 + R k2] lands at row k1 m + k2;
 //   inverse: the same steps in reverse order, from that order back to natural order.
 // The spectrum's rows are therefore permuted (two_step_spectrum_bin); a pass between the two that
 // treats each row by its Doppler bin only needs its table permuted alike. twiddles: fft_twiddle_table
 // (lines); part_twiddles: fft_twiddle_table(two_step_part_lines(lines)). In place allowed.
+// part_threads: the m-point pass's threads a block (256, 512 or 1024; 0: the measured default).
 constexpr int kTwoStepRadix32Lines = 8192;
 bool two_step_column_fft_supports(int lines);
 int two_step_spectrum_bin(int row, int lines);  // the frequency bin the forward leaves at `row`
 int two_step_part_lines(int lines);              // m: the column pass's length
 void launch_two_step_column_fft(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
-                                bool inverse, const float2* twiddles, const float2* part_twiddles, cudaStream_t stream);
+                                bool inverse, const float2* twiddles, const float2* part_twiddles, cudaStream_t stream,
+                                int part_threads = 0);
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, __half2* out, int out_pitch, int cols,
                        bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream);
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, float2* out, int out_pitch, int cols,

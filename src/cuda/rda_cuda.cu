@@ -164,7 +164,8 @@ std::size_t CudaRda::required_device_bytes(std::size_t lines, std::size_t sample
   }
   std::size_t bytes = scene * 16 + work * c8 + scene * c8;  // raw (widest type), work, output
   if (!own_rows) bytes += scene * c8;                          // the baselines' RCMC output
-  if (!is_power_of_two(static_cast<int>(lines))) bytes += work * c8;  // transposing azimuth FFT scratch
+  if (!is_power_of_two(static_cast<int>(lines)) && !two_step_column_fft_supports(static_cast<int>(lines)))
+    bytes += work * c8;  // transposing azimuth FFT scratch
   if (o.pipeline == Pipeline::vkfft_conv) bytes += work * c8;         // VkFFT's kernel, one per line
   bytes += nfft * c8 * 2 + lines * sizeof(core::DopplerRow) + (1 << 20);  // filter, twiddles, rows, sinc
   bytes += samples * sizeof(float) + (core::AzimuthFilter::kWindowIntervals + 1) * sizeof(float);  // band
@@ -286,11 +287,7 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   }
   work_.resize(lines * nfft);
   SARFUSE_CUDA(cudaMemsetAsync(work_.get(), 0x3F, work_.bytes(), stream_));  // finite data to time on
-  if (!is_power_of_two(a)) {
-    az_scratch_.resize(lines * nfft);
-    if (!transposing_is_faster(a, n)) az_scratch_.resize(0);
-  }
-  const AzimuthEngine engine = is_power_of_two(a) ? choose_azimuth_engine(a, n) : AzimuthEngine::cufft_strided;
+  const AzimuthEngine engine = choose_azimuth_engine(a, n);
   auto azimuth = [&](int cols, int in_pitch, int out_pitch) {
     switch (engine) {
       case AzimuthEngine::two_step:
@@ -345,10 +342,13 @@ float CudaRda::time_azimuth(AzimuthFft& f) {
   return best[1];
 }
 
-// Times the forward azimuth FFT of the work buffer both ways.
-bool CudaRda::transposing_is_faster(int a, int n) {
+// cuFFT's azimuth FFTs at a line count that is not a power of two: strided, or transposed through a
+// scratch array when that times faster on the work buffer (kept in az_scratch_).
+void CudaRda::prepare_cufft_azimuth(int a, int n) {
+  if (is_power_of_two(a)) return;
+  az_scratch_.resize(static_cast<std::size_t>(a) * n);
   AzimuthFft strided(a, n, n, n, nullptr, stream_), transposing(a, n, n, n, az_scratch_.get(), stream_);
-  return time_azimuth(transposing) < time_azimuth(strided);
+  if (time_azimuth(transposing) >= time_azimuth(strided)) az_scratch_.resize(0);
 }
 
 CudaRda::AzimuthEngine CudaRda::choose_azimuth_engine(int a, int n) {
@@ -356,11 +356,15 @@ CudaRda::AzimuthEngine CudaRda::choose_azimuth_engine(int a, int n) {
   const bool two_step = options.pipeline == Pipeline::fused && !range_by_cufft_ && two_step_column_fft_supports(a);
   const bool columns = column_fft_supports(a);
   if (options.fft_planning == FftPlanning::estimate) {
-    if (!two_step || a < kTwoStepMinLines) return AzimuthEngine::cufft_strided;
+    if (!two_step || a < kTwoStepMinLines) {
+      prepare_cufft_azimuth(a, n);
+      return AzimuthEngine::cufft_strided;
+    }
     notes += "azimuth FFTs: two-step columns (" + std::to_string(a / two_step_part_lines(a)) + " x " +
              std::to_string(two_step_part_lines(a)) + "-point column passes)\n";
     return AzimuthEngine::two_step;
   }
+  prepare_cufft_azimuth(a, n);  // cuFFT, the candidate every other is timed against
   if (!two_step && !columns) return AzimuthEngine::cufft_strided;
   upload(az_twiddles_, fft_twiddle_table(a));  // the candidates' tables, kept for the one chosen
   if (two_step) upload(az_part_twiddles_, fft_twiddle_table(two_step_part_lines(a)));
@@ -389,6 +393,7 @@ CudaRda::AzimuthEngine CudaRda::choose_azimuth_engine(int a, int n) {
     for (AzimuthEngine e : {AzimuthEngine::two_step, AzimuthEngine::own_columns, AzimuthEngine::cufft_strided})
       if (variant_of(e) == v && (e != AzimuthEngine::two_step || two_step) && (e != AzimuthEngine::own_columns || columns)) {
         notes += std::string("azimuth FFTs: ") + name_of(e) + " (wisdom " + wisdom.path() + ")\n";
+        if (e != AzimuthEngine::cufft_strided) az_scratch_.resize(0);
         return e;
       }
   }
@@ -405,12 +410,13 @@ CudaRda::AzimuthEngine CudaRda::choose_azimuth_engine(int a, int n) {
       best_ms = ms;
     }
   };
-  consider(AzimuthEngine::cufft_strided, AzimuthFft(a, n, n, n, nullptr, stream_));
+  consider(AzimuthEngine::cufft_strided, AzimuthFft(a, n, n, n, az_scratch_.get(), stream_));
   if (columns) consider(AzimuthEngine::own_columns, AzimuthFft(a, n, n, n, AzimuthFft::ColumnKernel{az_twiddles_.get()}, stream_));
   if (two_step)
     consider(AzimuthEngine::two_step,
              AzimuthFft(a, n, n, n, AzimuthFft::TwoStep{az_twiddles_.get(), az_part_twiddles_.get()}, stream_));
   notes += std::string("azimuth FFTs: ") + name_of(best) + " (fft_planning measure: " + timings + ")\n";
+  if (best != AzimuthEngine::cufft_strided) az_scratch_.resize(0);
   if (use_wisdom) {
     wisdom.remember(prop.name, key, variant_of(best), best_ms);
     wisdom.save();

@@ -100,13 +100,13 @@ class CudaRda final : public PlanImpl {
   // True when the range steps run through cuFFT although the fused pipeline was asked for (a range
   // FFT longer than one block of the row kernel holds).
   bool range_by_cufft() const { return range_by_cufft_; }
-  // --plan estimate's rule: the two-step column FFT from this many (power-of-two) lines (measured
-  // faster than cuFFT strided from 8192 to 65536 lines, slower at 4096; docs/performance.md).
+  // --plan estimate's rule: the two-step column FFT from this many lines (measured faster than cuFFT
+  // strided from 8192 to 65536 lines, slower at 4096; docs/performance.md).
   static constexpr int kTwoStepMinLines = 8192;
 
  private:
-  bool transposing_is_faster(int lines, int cols);
-  // The azimuth FFTs' engine at power-of-two lines. --plan estimate: the two-step column FFT from
+  void prepare_cufft_azimuth(int lines, int cols);
+  // The azimuth FFTs' engine. --plan estimate: the two-step column FFT from
   // kTwoStepMinLines lines in the fused FP32 chain, else cuFFT strided; --plan measure: times the
   // candidates on the work array and keeps the fastest (remembered in the wisdom file, like
   // gpu::FftPlan's choices).

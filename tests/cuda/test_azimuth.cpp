@@ -29,12 +29,12 @@ TEST(CudaAzimuth, StridedAndTransposingAgreeWithFloat64) {
 }
 
 // The two-step column FFT (16-point register pass at 4096 lines, 32-point from 8192; m-point column pass
-// of 256 threads to m = 1024, 512 at 2048): its forward leaves bin two_step_spectrum_bin(r) at row r
-// (checked against a float64 FFT of every column), and its inverse takes that order back to lines x the
-// input.
+// of 256 threads to m = 1024, 512 at 2048; 16 x an odd column length at 10800, 18000 and 30000 lines,
+// radix 15, 5 and 3 passes): its forward leaves bin two_step_spectrum_bin(r) at row r (checked against a
+// float64 FFT of every column), and its inverse takes that order back to lines x the input.
 TEST(CudaAzimuth, TwoStepColumnsAgreeWithFloat64InTheirRowOrderAndInvert) {
   REQUIRE_GPU();
-  for (int lines : {4096, 8192, 16384, 32768}) {
+  for (int lines : {4096, 8192, 16384, 32768, 10800, 18000, 30000}) {
     SCOPED_TRACE(std::to_string(lines) + " lines");
     const int cols = 5, pitch = 8, spectrum_pitch = 6;  // pitches wider than the columns, as in the chain
     const auto x = test::random_complex(static_cast<std::size_t>(lines) * pitch, 22 + lines);

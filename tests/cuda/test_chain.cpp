@@ -463,13 +463,13 @@ TEST(CudaFocusRows, KeptRowsAndComplex32AreTheHostRowsAndTheirEncoding) {
 }
 
 // The two-step azimuth FFT leaves the Doppler rows permuted between passes 2 and 3 (pass 3 reads its
-// row table in that order). --plan estimate takes it from CudaRda::kTwoStepMinLines lines; below that
-// the wisdom file forces it. Both focus like the CPU in fp64, with every row in the processed band and
-// with a 40 % band (the rows skipped by their permuted place).
+// row table in that order). --plan estimate takes it from CudaRda::kTwoStepMinLines lines (18000 = 16 x
+// 1125: the odd column pass); below that the wisdom file forces it. Each focuses like the CPU in fp64,
+// with every row in the processed band and with a 40 % band (the rows skipped by their permuted place).
 TEST(CudaPlanner, TwoStepAzimuthFftFocusesLikeTheCpuFp64) {
   REQUIRE_GPU();
   const std::string dir = test::temp_dir("two_step_wisdom");
-  for (int lines : {cuda::CudaRda::kTwoStepMinLines, 4096}) {
+  for (int lines : {cuda::CudaRda::kTwoStepMinLines, 18000, 4096}) {
     ParamsFile p = test::squinted_satellite_scene();
     p.scene->azimuth_lines = static_cast<std::size_t>(lines);
     const ComplexImage raw = simulate(p.radar, *p.scene);

@@ -1,8 +1,8 @@
-// A whole FFT of one line (64..16384 points, a power of two or one of fft_math.hpp's nice lengths) by
-// one group of N/E threads (E = kElems<N>: 16 for powers of two): Stockham passes in registers,
-// exchanged through padded shared memory between passes. Thread `tid` holds v[q] = x[tid + q N/E] on
-// entry and X[tid + q N/E] on return, so FFTs chain without a shared-memory round trip
-// (inverse = conj . forward . conj).
+// A whole FFT of one line (64..16384 points: a power of two, one of fft_math.hpp's nice lengths or one
+// of its odd column lengths) by one group of N/E threads (E = kElems<N>: 16 for powers of two):
+// Stockham passes in registers, exchanged through padded shared memory between passes. Thread `tid`
+// holds v[q] = x[tid + q N/E] on entry and X[tid + q N/E] on return, so FFTs chain without a
+// shared-memory round trip (inverse = conj . forward . conj).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -27,7 +27,10 @@ __device__ __forceinline__ float2 to_float2(C32 a) { return make_float2(a.re, a.
 #define SARFUSE_FFT_ELEMS 16
 #endif
 template <int N>
-constexpr int kElems = !is_pow2(N) ? row_elems(N) : (N / SARFUSE_FFT_ELEMS > 1024) ? 16 : SARFUSE_FFT_ELEMS;
+constexpr int kElems = is_odd_column_size(N) ? kOddColumnElems
+                       : !is_pow2(N)         ? row_elems(N)
+                       : (N / SARFUSE_FFT_ELEMS > 1024) ? 16
+                                                        : SARFUSE_FFT_ELEMS;
 
 // Largest pass radix. (Radix 8 at N = 16384, two butterflies per thread, was tried to relieve the
 // 64-register cap of 1024-thread blocks: the fused kernel spilled more, ~1 KB per thread, not less.)
@@ -267,8 +270,10 @@ __device__ __forceinline__ void block_fft_forward(Cx<A> (&v)[E], Cx<A>* s, const
       stockham_passes<N, E, 0, A, false, X>(v, s, tw, tid);
     }
   } else {
-    static_assert(is_nice_row_size(N) && N % E == 0 && N / E % 32 == 0,
-                  "N: one of kNiceRowSizes; E: row_elems(N), or 16 or 32 (pass 3, experiments), whole warps a line");
+    static_assert((is_nice_row_size(N) && N % E == 0 && N / E % 32 == 0) ||
+                      (is_odd_column_size(N) && E == kOddColumnElems),
+                  "N: one of kNiceRowSizes (E: row_elems(N), or 16 or 32 (pass 3, experiments), whole warps a line) "
+                  "or of kOddColumnSizes (E: 15; columns, any threads a column)");
     static_assert(std::is_same_v<A, float>, "nice lengths: FP32 arithmetic");
     mixed_passes<N, E, 0, X>(v, s, tw, tid);
   }
@@ -285,19 +290,24 @@ struct BlockShape {
   static constexpr int min_blocks = threads * lines >= 1024 ? 1 : threads * lines >= 512 ? 2 : 3;
 };
 
-// Calls f.template operator()<N>() for the runtime n among kNiceRowSizes; false when n is not one.
-template <int I = 0, class F>
-bool dispatch_nice(int n, F&& f) {
-  constexpr int kCount = sizeof(kNiceRowSizes) / sizeof(kNiceRowSizes[0]);
+// Calls f.template operator()<N>() for the runtime n among the compile-time lengths `Sizes`; false
+// when n is not one.
+template <const auto& Sizes, int I = 0, class F>
+bool dispatch_listed(int n, F&& f) {
+  constexpr int kCount = static_cast<int>(sizeof(Sizes) / sizeof(Sizes[0]));
   if constexpr (I < kCount) {
-    if (n == kNiceRowSizes[I]) {
-      f.template operator()<kNiceRowSizes[I]>();
+    if (n == Sizes[I]) {
+      f.template operator()<Sizes[I]>();
       return true;
     }
-    return dispatch_nice<I + 1>(n, f);
+    return dispatch_listed<Sizes, I + 1>(n, f);
   } else {
     return false;
   }
+}
+template <class F>
+bool dispatch_nice(int n, F&& f) {
+  return dispatch_listed<kNiceRowSizes>(n, f);
 }
 
 // Calls f.template operator()<N>() for the runtime power of two n in [Lo, Hi], the one place that maps

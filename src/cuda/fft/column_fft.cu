@@ -1,6 +1,7 @@
 // Batched FFTs down the columns of a row-major array (the azimuth FFTs of the RDA): each thread block
-// takes `Cols` adjacent columns whole, one thread group of N/16 threads per column, and runs the same
-// register-resident radix-16 Stockham passes as the row kernels (block_fft.cuh). Threads are numbered
+// takes `Cols` adjacent columns whole, one thread group of N/16 threads per column (N/15 at the odd
+// column lengths of fft_math.hpp, complex64 only), and runs the same register-resident Stockham passes
+// as the row kernels (block_fft.cuh). Threads are numbered
 // column-fastest, so a warp's load of one "row slice" touches Cols adjacent elements of 32 / Cols rows:
 // whole 32-byte sectors for complex64 once Cols >= 4, and neighbouring blocks share the rest through
 // L2. Elements may be complex64 or FP16 (storage.hpp) on either side; the arithmetic is FP32. A
@@ -102,6 +103,7 @@ template <int N, int Threads, class In, class Out>
 void launch_columns(const In* in, int in_pitch, Out* out, int out_pitch, int cols, bool inverse,
                     const ColumnScaling& scaling, const float2* tw, int groups, cudaStream_t stream) {
   constexpr int min_blocks = Threads == 256 ? 2 : 1;
+  constexpr int elems = fft::is_pow2(N) ? 16 : fft::kElems<N>;
   if constexpr (std::is_same_v<In, __half2>) {  // FP16 arithmetic only where the scene is stored in FP16
     if (scaling.half_math) {
       launch_columns_as<N, Threads, In, Out, true, min_blocks>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw,
@@ -109,8 +111,8 @@ void launch_columns(const In* in, int in_pitch, Out* out, int out_pitch, int col
       return;
     }
   }
-  launch_columns_as<N, Threads, In, Out, false, min_blocks>(in, in_pitch, out, out_pitch, cols, inverse, scaling, tw,
-                                                            groups, stream);
+  launch_columns_as<N, Threads, In, Out, false, min_blocks, elems>(in, in_pitch, out, out_pitch, cols, inverse, scaling,
+                                                                   tw, groups, stream);
 }
 
 template <class In, class Out>
@@ -128,12 +130,16 @@ void dispatch_columns(int lines, int threads, const In* in, int in_pitch, Out* o
       throw Error("column FFT: threads per block must be 512 or 1024 above 4096 lines (got " + std::to_string(threads) + ")");
     }
   };
+  if constexpr (std::is_same_v<In, float2> && std::is_same_v<Out, float2>) {  // odd lengths: complex64, FP32
+    if (fft::dispatch_listed<fft::kOddColumnSizes>(lines, go)) return;
+  }
   fft::dispatch_pow2<256, 16384>(lines, "column FFT: lines", go);
 }
 
 }  // namespace
 
 bool column_fft_supports(int lines) { return own_fft_supports(lines); }  // powers of two only
+bool odd_column_fft_supports(int lines) { return fft::is_odd_column_size(lines); }
 
 void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
                        bool inverse, const float2* twiddles, cudaStream_t stream, const ColumnScaling& scaling,

@@ -285,13 +285,51 @@ SARFUSE_HD constexpr int row_elems(int n) {
 constexpr int kNiceRowSizes[] = {1280, 1536, 1920, 2304, 2560, 3072, 3840, 4608, 5120, 6144, 7680, 9216, 10240, 12288, 15360};
 // clang-format on
 SARFUSE_HD constexpr bool is_nice_row_size(int n) { return n >= 1280 && n <= 15360 && row_elems(n) != 0; }
+
+// ---- one-block columns of an odd length: N = 3^b 5^c (b, c >= 1), 512 < N <= 4096 ----
+// The m-point column pass of the two-step azimuth FFT of 16 m lines (30000 = 16 x 1875). Each thread
+// holds 15 points; the passes are radix 15 (dft15) while 3 and 5 both remain, then 5s, then 3s, so
+// every radix divides the points a thread holds and every pass runs on the registers.
+// clang-format off
+constexpr int kOddColumnSizes[] = {675, 1125, 1215, 1875, 2025, 3375, 3645};
+// clang-format on
+constexpr int kOddColumnElems = 15;
+SARFUSE_HD constexpr int factor_power(int n, int p) {
+  int e = 0;
+  for (; n % p == 0; n /= p) ++e;
+  return e;
+}
+SARFUSE_HD constexpr bool is_odd_column_size(int n) {
+  if (n <= 512 || n > 4096 || factor_power(n, 3) == 0 || factor_power(n, 5) == 0) return false;
+  while (n % 3 == 0) n /= 3;
+  while (n % 5 == 0) n /= 5;
+  return n == 1;
+}
+
+// The passes of an odd part m: one for the nice lengths' m = 3, 5, 9, 15 (dft9, dft15), else radix 15
+// while 3 and 5 both remain, then 5s, then 3s (the odd column lengths).
+SARFUSE_HD constexpr bool single_odd_pass(int m) { return m == 3 || m == 5 || m == 9 || m == 15; }
+SARFUSE_HD constexpr int odd_pass_count(int m) {
+  if (m == 1) return 0;
+  if (single_odd_pass(m)) return 1;
+  const int b = factor_power(m, 3), c = factor_power(m, 5);
+  return b > c ? b : c;  // min(b, c) fifteens, then the rest of the larger
+}
+SARFUSE_HD constexpr int odd_pass_radix(int m, int p) {
+  if (single_odd_pass(m)) return m;
+  const int b = factor_power(m, 3), c = factor_power(m, 5), fifteens = b < c ? b : c;
+  return p < fifteens ? 15 : p < c ? 5 : 3;
+}
+
+// The passes of a one-block FFT of a non-power-of-two length (a nice row length or an odd column
+// length): the power of two's radix-16 passes, then the odd part's.
 SARFUSE_HD constexpr int row_pass_count(int n) {
   const int p2 = n & -n;
-  return pass_count(p2, 16) + (odd_part(n) > 1 ? 1 : 0);
+  return pass_count(p2, 16) + odd_pass_count(odd_part(n));
 }
 SARFUSE_HD constexpr int row_pass_radix(int n, int p) {
   const int p2 = n & -n, pow2_passes = pass_count(p2, 16);
-  return p < pow2_passes ? pass_radix(p2, 16, p) : odd_part(n);
+  return p < pow2_passes ? pass_radix(p2, 16, p) : odd_pass_radix(odd_part(n), p - pow2_passes);
 }
 // The sub-transform size ns before pass p: the product of the earlier radices.
 SARFUSE_HD constexpr int row_pass_span(int n, int p) {

@@ -10,6 +10,8 @@
 // The output is left in the order the two passes make (see kernels.hpp), so no third pass sorts it.
 #include <cuda_runtime.h>
 
+#include <string>
+
 #include "cuda/check.hpp"
 #include "cuda/fft/block_fft.cuh"
 #include "cuda/kernels.hpp"
@@ -65,13 +67,20 @@ void launch_radix_columns(bool inverse, const float2* in, int in_pitch, float2* 
 
 // 16 or 32 rows to a register DFT: the longer one leaves the column pass shorter columns (more of them
 // a block), which ran faster (docs/performance.md).
-int two_step_radix(int lines) { return lines >= kTwoStepRadix32Lines ? 32 : 16; }
+// Odd column lengths (m = lines / 16 = 3^b 5^c) keep 16.
+int two_step_radix(int lines) { return fft::is_pow2(lines) && lines >= kTwoStepRadix32Lines ? 32 : 16; }
+
+std::string odd_lengths_text() {
+  std::string t;
+  for (int m : fft::kOddColumnSizes) t += (t.empty() ? "" : ", ") + std::to_string(m);
+  return t;
+}
 
 }  // namespace
 
 bool two_step_column_fft_supports(int lines) {
-  const int r = two_step_radix(lines);
-  return lines % r == 0 && column_fft_supports(lines / r) && lines / r <= 4096;
+  const int r = two_step_radix(lines), m = lines / r;
+  return lines % r == 0 && ((column_fft_supports(m) && m <= 4096) || odd_column_fft_supports(m));
 }
 
 int two_step_part_lines(int lines) { return lines / two_step_radix(lines); }
@@ -82,13 +91,16 @@ int two_step_spectrum_bin(int row, int lines) {
 }
 
 void launch_two_step_column_fft(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
-                                bool inverse, const float2* twiddles, const float2* part_twiddles, cudaStream_t stream) {
+                                bool inverse, const float2* twiddles, const float2* part_twiddles, cudaStream_t stream,
+                                int part_threads) {
   if (!two_step_column_fft_supports(lines))
-    throw Error("two-step column FFT: lines must be 16 or 32 x a power of two in 256..4096, not " + std::to_string(lines));
+    throw Error("two-step column FFT: lines must be 16 or 32 x a power of two in 256..4096, or 16 x one of " +
+                odd_lengths_text() + ", not " + std::to_string(lines));
   const int radix = two_step_radix(lines), m = lines / radix;
-  // 16 points a thread; 256 threads, two blocks a SM, up to m = 1024 (64-88 % of the copy rate; 512
-  // threads, one block: 58-81 %), 512 above (m = 2048: 54 % against 36 %; docs/performance.md).
-  const int threads = m <= 1024 ? 256 : 512;
+  // Powers of two, 16 points a thread: 256 threads, two blocks a SM, up to m = 1024 (64-88 % of the
+  // copy rate; 512 threads, one block: 58-81 %), 512 above (m = 2048: 54 % against 36 %). Odd m, 15 points
+  // a thread: 512 (four 1875-point columns a block; docs/performance.md).
+  const int threads = part_threads != 0 ? part_threads : !fft::is_pow2(m) ? 512 : m <= 1024 ? 256 : 512;
   auto register_pass = [&](bool inv, const float2* src, int src_pitch) {
     if (radix == 32) launch_radix_columns<32>(inv, src, src_pitch, out, out_pitch, cols, m, twiddles, stream);
     else launch_radix_columns<16>(inv, src, src_pitch, out, out_pitch, cols, m, twiddles, stream);

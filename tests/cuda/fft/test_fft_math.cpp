@@ -76,42 +76,68 @@ TEST(FftMath, MixedRadixStockhamMatchesFloat64) {
   EXPECT_EQ(cuda::fft::mixed_radix_schedule(11 * 16, r), 0);  // 11 is not a supported radix
 }
 
-// The nice lengths of the one-block row kernels: the list and the device-side test agree, each length's
-// pass radices multiply to it, the threads fit a block, and the schedule is the DFT (emulated in float).
+// A one-block FFT of a non-power-of-two length with e points a thread: its pass radices (row_pass_*)
+// multiply to n with the right spans, the threads fit a block, the last pass ends in registers, and the
+// schedule is the DFT (emulated in float). Returns the radices.
+static std::vector<int> check_block_schedule(int n, int e, const char* what) {
+  EXPECT_GT(e, 0) << n;
+  if (e <= 0) return {};
+  EXPECT_EQ(n % e, 0) << n;
+  EXPECT_LE(n / e, 1024) << n;
+  std::vector<int> radices;
+  int product = 1;
+  for (int p = 0; p < cuda::fft::row_pass_count(n); ++p) {
+    radices.push_back(cuda::fft::row_pass_radix(n, p));
+    EXPECT_EQ(cuda::fft::row_pass_span(n, p), product) << n << " pass " << p;
+    product *= radices.back();
+  }
+  EXPECT_EQ(product, n);
+  EXPECT_EQ(e % radices.back(), 0) << n << ": the last pass ends in registers";
+  const auto x = test::random_complex(static_cast<std::size_t>(n), 77 + n);
+  const auto a = emulate_schedule(x, radices);
+  std::vector<std::complex<double>> ref(x.begin(), x.end()), got(n);
+  core::FftPlan<double> plan({n, 1, 1, n}, core::FftDirection::forward, ref.data(), ref.data(), FftPlanning::estimate);
+  plan.execute(ref.data(), ref.data());
+  for (int i = 0; i < n; ++i) got[i] = {a[i].re, a[i].im};
+  const double err = test::rel_l2(got, ref);
+  std::printf("%s %5d (%zu passes, %d points per thread): relative L2 vs float64 %.3e\n", what, n, radices.size(), e, err);
+  EXPECT_LT(err, 2e-6) << n;
+  return radices;
+}
+
+// The nice lengths of the one-block row kernels: the list and the device-side test agree, and each
+// length's schedule holds (check_block_schedule).
 TEST(FftMath, NiceRowLengthSchedulesMatchFloat64) {
   std::vector<int> listed(std::begin(cuda::fft::kNiceRowSizes), std::end(cuda::fft::kNiceRowSizes));
   std::vector<int> found;
   for (int n = 1; n <= 20000; ++n)
     if (cuda::fft::is_nice_row_size(n)) found.push_back(n);
   EXPECT_EQ(found, listed);
-  for (int n : listed) {
-    const int e = cuda::fft::row_elems(n);
-    ASSERT_GT(e, 0) << n;
-    EXPECT_EQ(n % e, 0) << n;
-    EXPECT_LE(n / e, 1024) << n;
-    std::vector<int> radices;
-    int product = 1;
-    for (int p = 0; p < cuda::fft::row_pass_count(n); ++p) {
-      radices.push_back(cuda::fft::row_pass_radix(n, p));
-      EXPECT_EQ(cuda::fft::row_pass_span(n, p), product) << n << " pass " << p;
-      product *= radices.back();
-    }
-    EXPECT_EQ(product, n);
-    EXPECT_EQ(e % radices.back(), 0) << n << ": the last pass ends in registers";
-    const auto x = test::random_complex(static_cast<std::size_t>(n), 77 + n);
-    const auto a = emulate_schedule(x, radices);
-    std::vector<std::complex<double>> ref(x.begin(), x.end()), got(n);
-    core::FftPlan<double> plan({n, 1, 1, n}, core::FftDirection::forward, ref.data(), ref.data(), FftPlanning::estimate);
-    plan.execute(ref.data(), ref.data());
-    for (int i = 0; i < n; ++i) got[i] = {a[i].re, a[i].im};
-    const double err = test::rel_l2(got, ref);
-    std::printf("nice length %5d (%zu passes, %d points per thread): relative L2 vs float64 %.3e\n", n, radices.size(),
-                e, err);
-    EXPECT_LT(err, 2e-6) << n;
-  }
+  for (int n : listed) check_block_schedule(n, cuda::fft::row_elems(n), "nice length");
   EXPECT_EQ(cuda::fft::row_pass_radix(7680, 0), 16);
   EXPECT_EQ(cuda::fft::row_pass_count(7680), 4);
   EXPECT_EQ(cuda::fft::row_pass_radix(7680, 3), 15);
+}
+
+// The odd column lengths (the two-step azimuth FFT's column pass, 30000 = 16 x 1875 lines): the list and
+// the device-side test agree, every radix divides the 15 points a thread holds (every pass on the
+// registers), and each schedule holds.
+TEST(FftMath, OddColumnLengthSchedulesMatchFloat64) {
+  std::vector<int> listed(std::begin(cuda::fft::kOddColumnSizes), std::end(cuda::fft::kOddColumnSizes));
+  std::vector<int> found;
+  for (int n = 1; n <= 20000; ++n)
+    if (cuda::fft::is_odd_column_size(n)) found.push_back(n);
+  EXPECT_EQ(found, listed);
+  for (int n : listed) {
+    EXPECT_FALSE(cuda::fft::is_nice_row_size(n)) << n;
+    for (int r : check_block_schedule(n, cuda::fft::kOddColumnElems, "odd column length"))
+      EXPECT_EQ(cuda::fft::kOddColumnElems % r, 0) << n << ": radix " << r;
+  }
+  EXPECT_EQ(cuda::fft::row_pass_count(1875), 4);
+  EXPECT_EQ(cuda::fft::row_pass_radix(1875, 0), 15);
+  EXPECT_EQ(cuda::fft::row_pass_radix(1875, 3), 5);
+  EXPECT_EQ(cuda::fft::row_pass_count(3645), 6);  // 15, then five 3s
+  EXPECT_EQ(cuda::fft::row_pass_radix(3645, 5), 3);
 }
 
 TEST(FftMath, PassSchedule) {
