@@ -164,8 +164,11 @@ std::size_t CudaRda::required_device_bytes(std::size_t lines, std::size_t sample
   }
   std::size_t bytes = scene * 16 + work * c8 + scene * c8;  // raw (widest type), work, output
   if (!own_rows) bytes += scene * c8;                          // the baselines' RCMC output
-  if (!is_power_of_two(static_cast<int>(lines)) && !two_step_column_fft_supports(static_cast<int>(lines)))
-    bytes += work * c8;  // transposing azimuth FFT scratch
+  // cuFFT's transposing azimuth FFT scratch: wherever cuFFT may run the azimuth FFTs at lines that are
+  // not a power of two (--plan measure times it even where the two-step FFT wins).
+  const bool two_step_only = own_rows && o.fft_planning == FftPlanning::estimate && lines >= kTwoStepMinLines &&
+                             two_step_column_fft_supports(static_cast<int>(lines));
+  if (!is_power_of_two(static_cast<int>(lines)) && !two_step_only) bytes += work * c8;
   if (o.pipeline == Pipeline::vkfft_conv) bytes += work * c8;         // VkFFT's kernel, one per line
   bytes += nfft * c8 * 2 + lines * sizeof(core::DopplerRow) + (1 << 20);  // filter, twiddles, rows, sinc
   bytes += samples * sizeof(float) + (core::AzimuthFilter::kWindowIntervals + 1) * sizeof(float);  // band
