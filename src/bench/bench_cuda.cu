@@ -321,7 +321,7 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   std::vector<StageTimes> med(11);
   std::string measured_azimuth, measure_note;  // the sixth run: fused, fp32, --plan measure (no wisdom file)
   std::string fused_azimuth;                    // the first run's azimuth engine
-  bool transposed = false, range_by_cufft = false;
+  bool transposed = false, baseline_transposed = false, range_by_cufft = false;
   // The fifth run: the fused pipeline with --precision fp16-storage (where it applies).
   const bool fp16_applies = cuda::own_fft_supports(static_cast<int>(nfft_lin)) && cuda::column_fft_supports(static_cast<int>(na));
   const Pipeline pipes[11] = {Pipeline::fused, Pipeline::cufft_unfused, Pipeline::cufft_callback, Pipeline::vkfft_conv,
@@ -357,6 +357,7 @@ std::string bench_cuda(const CudaBenchOptions& o) {
       transposed = rda.azimuth_transposed();
       range_by_cufft = rda.range_by_cufft();
     }
+    if (pi == 1) baseline_transposed = rda.azimuth_transposed();
     std::vector<StageTimes> runs;
     for (int i = -3; i < o.repeats; ++i) {
       rda.run(SampleType::complex64, inputs[(i + 3) % 3].get(), rda.device_output());
@@ -411,6 +412,9 @@ std::string bench_cuda(const CudaBenchOptions& o) {
   if (transposed)
     out << "  (azimuth lines not a power of two: azimuth FFTs as transpose + contiguous cuFFT + transpose, both\n"
            "   pipelines; the bytes column counts one read + one write per stage, the transposes move 3x that)\n";
+  else if (baseline_transposed)
+    out << "  (azimuth lines not a power of two: cufft-unfused's azimuth FFTs as transpose + contiguous cuFFT +\n"
+           "   transpose, the fused pipeline's as above; the bytes column counts one read + one write per stage)\n";
   const double tcb = callback_unavailable.empty() ? med[2].total * 1e3 : std::nan("");
   if (callback_unavailable.empty()) {
     std::snprintf(line, sizeof line, "  cufft-callback chain total %.3f ms: fused is %.2fx faster\n", tcb, tcb / tf);
