@@ -1,8 +1,8 @@
 // Experiment (issue 20): the RDA's row passes, the product's own kernels (range_spectrum_kernel, pass 1;
 // range_doppler_kernel, pass 3), at other shapes than the product's: E points a thread (so N / E
 // threads a line, one line a block) and registers for MinBlocks blocks a SM. At 5120 (4096 x 4096 and
-// 16384 x 4096) the product runs pass 1 as 512 threads of 10 and pass 3 as 320 of 16, two blocks a SM;
-// 160 threads of 32 leave room for three to five. Every output compared with the product shape's on the
+// 16384 x 4096) the product runs pass 1 as 512 threads of 10, two blocks a SM, and pass 3 as 320 of 16,
+// three blocks a SM (two before stop 51); 160 threads of 32 leave room for three to five. Every output compared with the product shape's on the
 // bench's squinted geometry (pass 3) or random lines (pass 1).
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src -I scripts/experiments --expt-relaxed-constexpr \
 //     -DROW_N=5120 scripts/experiments/row_pass_shapes.cu build-cuda/libsarfuse.a -lfftw3f_threads \
@@ -166,10 +166,10 @@ int run(int lines, int nr) {
               work, lines, nr, rows, df, sinc, band, tw, nullptr, nullptr);
         });
   };
-  pass3.template operator()<doppler_row_elems<N, B, R>, row_pass_min_blocks<N, doppler_row_elems<N, B, R>>>(
+  pass3.template operator()<doppler_row_elems<N, B, R>, doppler_min_blocks<N, B, R, doppler_row_elems<N, B, R>>>(
       "(product)", true);
   if constexpr (N == 5120) {
-    pass3.template operator()<16, 3>("16 points, 3/SM");
+    pass3.template operator()<16, 2>("16 points, 2/SM (before stop 51)");
     pass3.template operator()<32, 2>("32 points, 2/SM");
     pass3.template operator()<32, 3>("32 points, 3/SM");
     pass3.template operator()<32, 4>("32 points, 4/SM");

@@ -112,7 +112,9 @@ __global__ void __launch_bounds__(fused_block_threads<N, Whole>, fused_min_block
 //   pass 1 at 9216 (4 %);
 // - pass 3 otherwise 16 points at 5120, 9216 and 10240 (the radix-16 passes on the registers; at 6144,
 //   7680, 12288 and 15360 it was 0-17 % slower);
-// - BlockShape's elsewhere; registers for two blocks a SM up to 320 threads a line, one above.
+// - BlockShape's elsewhere; registers for two blocks a SM up to 320 threads a line, one above; pass 3
+//   of the FP32 chain at 5120 (16 points, 320 threads) three blocks a SM at 64 registers, no spill
+//   (9 % faster; 32 points at three or four blocks, and pass 1 at any other shape, were not).
 template <class Butterflies, class Rows>
 constexpr bool kFp32Chain = std::is_same_v<Butterflies, steps::Fp32Butterflies> && std::is_same_v<Rows, steps::Fp32Rows>;
 template <int N, class Butterflies, class Rows>
@@ -123,6 +125,8 @@ constexpr int doppler_row_elems = kFp32Chain<Butterflies, Rows> && (N == 8192 ||
                                                                                                           : fft::kElems<N>;
 template <int N, int E>
 constexpr int row_pass_min_blocks = E == fft::kElems<N> ? BlockShape<N>::min_blocks : N / E <= 320 ? 2 : 1;
+template <int N, class Butterflies, class Rows, int E>
+constexpr int doppler_min_blocks = kFp32Chain<Butterflies, Rows> && N == 5120 && E == 16 ? 3 : row_pass_min_blocks<N, E>;
 
 // The spectrum x H, N columns per line, stored as Rows stores (FP16: row_factor, max_bits).
 template <int N, SampleType S, class Butterflies, class Rows, int E = spectrum_row_elems<N, Butterflies, Rows>,
@@ -175,7 +179,7 @@ __device__ __forceinline__ void rcmc_outputs(const core::DopplerRow row, typenam
 // One Doppler row k per thread group, written in place (its first nr columns); rows outside the
 // processed band are zeros.
 template <int N, class Butterflies, class Rows, int E = doppler_row_elems<N, Butterflies, Rows>,
-          int MinBlocks = row_pass_min_blocks<N, E>>
+          int MinBlocks = doppler_min_blocks<N, Butterflies, Rows, E>>
 __global__ void __launch_bounds__(N / E * BlockShape<N, E>::lines, MinBlocks)
     range_doppler_kernel(typename Rows::Io* __restrict__ work, int lines, int nr,
                          const core::DopplerRow* __restrict__ rows, double df, SincTableView sinc,
