@@ -345,8 +345,6 @@ float CudaRda::time_azimuth(AzimuthFft& f) {
   return best[1];
 }
 
-// cuFFT's azimuth FFTs at a line count that is not a power of two: strided, or transposed through a
-// scratch array when that times faster on the work buffer (kept in az_scratch_).
 void CudaRda::prepare_cufft_azimuth(int a, int n) {
   if (is_power_of_two(a)) return;
   az_scratch_.resize(static_cast<std::size_t>(a) * n);

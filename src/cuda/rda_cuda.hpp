@@ -105,11 +105,13 @@ class CudaRda final : public PlanImpl {
   static constexpr int kTwoStepMinLines = 8192;
 
  private:
+  // cuFFT's azimuth FFTs at a line count that is not a power of two: the transposing scratch kept in
+  // az_scratch_ when transposing times faster than strided.
   void prepare_cufft_azimuth(int lines, int cols);
-  // The azimuth FFTs' engine. --plan estimate: the two-step column FFT from
-  // kTwoStepMinLines lines in the fused FP32 chain, else cuFFT strided; --plan measure: times the
+  // The azimuth FFTs' engine. --plan estimate: the two-step column FFT from kTwoStepMinLines lines in
+  // the fused FP32 chain, else cuFFT (prepare_cufft_azimuth's layout); --plan measure: times the
   // candidates on the work array and keeps the fastest (remembered in the wisdom file, like
-  // gpu::FftPlan's choices).
+  // gpu::FftPlan's choices). cuFFT's scratch is freed when another engine is kept.
   enum class AzimuthEngine { cufft_strided, own_columns, two_step };
   AzimuthEngine choose_azimuth_engine(int lines, int cols);
   // Median of 3 timed forward azimuth FFTs of the work array, after a warm-up, ms.
