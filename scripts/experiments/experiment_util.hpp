@@ -42,6 +42,16 @@ inline void fft_host(std::vector<std::complex<double>>& a, bool inverse = false)
   }
 }
 
+// The table exp(-2 pi i k / n), k < n, on the device (the kernels' twiddles).
+inline float2* device_twiddle_table(int n) {
+  std::vector<float2> t(n);
+  for (int k = 0; k < n; ++k) t[k] = make_float2(std::cos(-2 * M_PI * k / n), std::sin(-2 * M_PI * k / n));
+  float2* d = nullptr;
+  CK(cudaMalloc(&d, n * sizeof(float2)));
+  CK(cudaMemcpy(d, t.data(), n * sizeof(float2), cudaMemcpyHostToDevice));
+  return d;
+}
+
 // Median of `reps` timings (CUDA events around f, after five warm-up calls), in ms.
 struct Timer {
   cudaEvent_t a, b;

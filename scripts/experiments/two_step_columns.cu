@@ -81,15 +81,7 @@ int generic(int lines, int cols) {
   std::mt19937 rng(5);
   std::normal_distribution<float> g;
   for (auto& v : x) v = make_float2(g(rng), g(rng));
-  auto table = [](int n) {
-    std::vector<float2> t(n);
-    for (int k = 0; k < n; ++k) t[k] = make_float2(std::cos(-2 * M_PI * k / n), std::sin(-2 * M_PI * k / n));
-    float2* d = nullptr;
-    CK(cudaMalloc(&d, n * 8));
-    CK(cudaMemcpy(d, t.data(), n * 8, cudaMemcpyHostToDevice));
-    return d;
-  };
-  float2 *dx, *dy, *dz, *dtw = table(lines), *dtw_m = table(m);
+  float2 *dx, *dy, *dz, *dtw = device_twiddle_table(lines), *dtw_m = device_twiddle_table(m);
   CK(cudaMalloc(&dx, size * 8));
   CK(cudaMalloc(&dy, size * 8));
   CK(cudaMalloc(&dz, size * 8));
@@ -184,16 +176,9 @@ int main(int argc, char** argv) {
   ColumnCase c(lines, cols, {0, 1, cols / 2 + 3, cols - 1});
   Bench bench(c.dy, c.dx, c.size * 8);
   c.cufft_strided(bench);
-  auto table = [](int n) {
-    std::vector<float2> t(n);
-    for (int k = 0; k < n; ++k) t[k] = make_float2(std::cos(-2 * M_PI * k / n), std::sin(-2 * M_PI * k / n));
-    float2* d = nullptr;
-    CK(cudaMalloc(&d, n * 8));
-    CK(cudaMemcpy(d, t.data(), n * 8, cudaMemcpyHostToDevice));
-    return d;
-  };
   const int part = two_step_part_lines(lines);
-  float2 *dtw_m = table(m), *dtw_m32 = table(lines / 32), *dtw_part = table(part);
+  float2 *dtw_m = device_twiddle_table(m), *dtw_m32 = device_twiddle_table(lines / 32),
+         *dtw_part = device_twiddle_table(part);
   {
     auto run = [&] { launch_two_step_column_fft(lines, c.dx, cols, c.dy, cols, cols, false, c.dtw, dtw_part, nullptr); };
     c.poison();

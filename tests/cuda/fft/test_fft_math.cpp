@@ -105,14 +105,20 @@ static std::vector<int> check_block_schedule(int n, int e, const char* what) {
   return radices;
 }
 
+// The lengths in 1..20000 that a device-side predicate accepts (to compare with the host's list).
+template <class Predicate>
+static std::vector<int> lengths_where(Predicate accepts) {
+  std::vector<int> found;
+  for (int n = 1; n <= 20000; ++n)
+    if (accepts(n)) found.push_back(n);
+  return found;
+}
+
 // The nice lengths of the one-block row kernels: the list and the device-side test agree, and each
 // length's schedule holds (check_block_schedule).
 TEST(FftMath, NiceRowLengthSchedulesMatchFloat64) {
   std::vector<int> listed(std::begin(cuda::fft::kNiceRowSizes), std::end(cuda::fft::kNiceRowSizes));
-  std::vector<int> found;
-  for (int n = 1; n <= 20000; ++n)
-    if (cuda::fft::is_nice_row_size(n)) found.push_back(n);
-  EXPECT_EQ(found, listed);
+  EXPECT_EQ(lengths_where([](int n) { return cuda::fft::is_nice_row_size(n); }), listed);
   for (int n : listed) check_block_schedule(n, cuda::fft::row_elems(n), "nice length");
   EXPECT_EQ(cuda::fft::row_pass_radix(7680, 0), 16);
   EXPECT_EQ(cuda::fft::row_pass_count(7680), 4);
@@ -124,10 +130,7 @@ TEST(FftMath, NiceRowLengthSchedulesMatchFloat64) {
 // registers), and each schedule holds.
 TEST(FftMath, OddColumnLengthSchedulesMatchFloat64) {
   std::vector<int> listed(std::begin(cuda::fft::kOddColumnSizes), std::end(cuda::fft::kOddColumnSizes));
-  std::vector<int> found;
-  for (int n = 1; n <= 20000; ++n)
-    if (cuda::fft::is_odd_column_size(n)) found.push_back(n);
-  EXPECT_EQ(found, listed);
+  EXPECT_EQ(lengths_where([](int n) { return cuda::fft::is_odd_column_size(n); }), listed);
   for (int n : listed) {
     EXPECT_FALSE(cuda::fft::is_nice_row_size(n)) << n;
     for (int r : check_block_schedule(n, cuda::fft::kOddColumnElems, "odd column length"))
