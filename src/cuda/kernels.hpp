@@ -42,6 +42,18 @@ void launch_four_step_columns_out(int n1, int n2, const float2* scratch, int lin
 // nfft >= 512); also for launch_range_doppler_rows.
 void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines, int nr, const float2* filter,
                            const float2* twiddles, float2* out, cudaStream_t stream, bool tensor = false);
+// Pass 1 with the two-step azimuth FFT's first step folded in (FP32 butterflies; lines = 16 m, the
+// two-step FFT at radix 16): the spectrum x H leaves as launch_two_step_column_fft's 16-point step leaves
+// it, so the forward azimuth FFT is its column pass alone (register_step = false). One cluster of 16
+// blocks per 16 lines m apart, exchanging through distributed shared memory. az_twiddles:
+// fft_twiddle_table(lines).
+constexpr int kAzimuthFirstStepRadix = 16;
+// Whether a cluster of 16 of that pass's blocks fits on the current device (a non-portable cluster
+// size: the GPU's partitioning decides).
+bool range_spectrum_first_step_fits(int nfft);
+void launch_range_spectrum_first_step(int nfft, SampleType type, const void* raw, int lines, int nr,
+                                      const float2* filter, const float2* twiddles, const float2* az_twiddles,
+                                      float2* out, cudaStream_t stream);
 
 // Pass 3 of the RDA, one kernel per Doppler row held on chip: x SRC, range IFFT, RCMC (windowed
 // sinc from shared memory), x azimuth filter; writes the first nr columns of the row in place.
@@ -104,13 +116,15 @@ void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, f
 // treats each row by its Doppler bin only needs its table permuted alike. twiddles: fft_twiddle_table
 // (lines); part_twiddles: fft_twiddle_table(two_step_part_lines(lines)). In place allowed.
 // part_threads: the m-point pass's threads a block (256, 512 or 1024; 0: the measured default).
+// register_step = false (forward only): `in` already holds the R-point step's output (pass 1 made it,
+// launch_range_spectrum_first_step), so only the column pass runs.
 constexpr int kTwoStepRadix32Lines = 8192;
 bool two_step_column_fft_supports(int lines);
 int two_step_spectrum_bin(int row, int lines);  // the frequency bin the forward leaves at `row`
 int two_step_part_lines(int lines);              // m: the column pass's length
 void launch_two_step_column_fft(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
                                 bool inverse, const float2* twiddles, const float2* part_twiddles, cudaStream_t stream,
-                                int part_threads = 0);
+                                int part_threads = 0, bool register_step = true);
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, __half2* out, int out_pitch, int cols,
                        bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream);
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, float2* out, int out_pitch, int cols,

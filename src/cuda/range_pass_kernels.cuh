@@ -2,12 +2,15 @@
 // registers and padded shared memory from load to store):
 //   range_compress_kernel  raw line -> FFT -> x H -> IFFT -> store             (fused range compression)
 //   range_spectrum_kernel  raw line -> FFT -> x H -> store the spectrum        (the RDA's pass 1)
+//   range_spectrum_first_step_kernel  the same on a cluster of 16 lines, then the two-step azimuth
+//                          FFT's 16-point step across them                      (pass 1, two-step FFT)
 //   range_doppler_kernel   Doppler row -> x SRC -> IFFT -> RCMC -> x azimuth filter -> store in place
 //                                                                              (the RDA's pass 3)
 // The block FFT's arithmetic (steps/butterflies.cuh) and the storage between passes
 // (steps/row_storage.cuh) are type parameters. Internal to the .cu files that launch them (an unnamed
 // namespace: each instantiates what it launches, so the instantiations compile in parallel).
 #pragma once
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -144,6 +147,56 @@ __global__ void __launch_bounds__(N / E * BlockShape<N, E>::lines, MinBlocks)
   Butterflies::template forward<N, E>(v, slot.s, tw, slot.tid);
   steps::multiply_by_filter<N>(v, filter, slot.tid);
   Rows::template store_spectrum<N>(v, out, slot.line, slot.active, slot.tid, row_factor, max_bits);
+}
+
+// Pass 1 with the two-step azimuth FFT's first step (cuda/kernels.hpp, launch_two_step_column_fft) done
+// on chip, FP32 chain: the R = 16 blocks of a cluster hold the lines n1 m + n2 (n1 the block's rank, n2
+// the cluster's index, m = lines / R); each computes its line's spectrum x H into its shared memory,
+// then takes 1/R of the columns of all R lines through distributed shared memory and stores the R-point
+// DFT down them, x exp(-2 pi i n2 k1 / lines), to rows k1 m + n2: what the two-step FFT's own first pass
+// would read back from the stored spectrum and write again, so one read and one write of the spectrum
+// fewer.
+template <int N, SampleType S, int E = spectrum_row_elems<N, steps::Fp32Butterflies, steps::Fp32Rows>>
+__global__ void __launch_bounds__(N / E, row_pass_min_blocks<N, E>)
+    range_spectrum_first_step_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
+                                     const float2* __restrict__ tw, float2* __restrict__ out,
+                                     const float2* __restrict__ az_tw) {
+  static_assert(BlockShape<N, E>::lines == 1 && N % kAzimuthFirstStepRadix == 0);
+  namespace cg = cooperative_groups;
+  constexpr int R = kAzimuthFirstStepRadix, T = N / E, kShare = N / R;
+  extern __shared__ __align__(32) C32 smem[];
+  const cg::cluster_group cluster = cg::this_cluster();
+  const int n1 = static_cast<int>(cluster.block_rank()), n2 = static_cast<int>(blockIdx.x) / R, m = lines / R;
+  const int tid = static_cast<int>(threadIdx.x);
+  // The step's twiddles are the block's: exp(-2 pi i n2 k1 / lines), k1 < R (read per use from the
+  // table, all 15 were held in registers at once and spilled).
+  __shared__ C32 step_tw[R];
+  if (tid < R) step_tw[tid] = fft::to_c32(__ldg(az_tw + n2 * tid));
+  C32 v[E];
+  steps::load_raw_line<N, S>(v, raw, n1 * m + n2, nr, tid, true);
+  // Blocks start in cluster order, so the line kPrefetchBlocks blocks later is kPrefetchBlocks / R further.
+  steps::prefetch_ahead_l2<N, E>(raw, n1 * m + n2, lines, static_cast<std::size_t>(nr) * sizeof(steps::RawSample<S>),
+                                 tid, steps::kPrefetchBlocks / R);
+  steps::Fp32Butterflies::forward<N, E>(v, smem, tw, tid);
+  steps::multiply_by_filter<N>(v, filter, tid);
+  __syncthreads();  // the FFT's last reads of smem are done
+#pragma unroll
+  for (int q = 0; q < E; ++q) smem[tid + q * T] = v[q];
+  cluster.sync();  // every line of the cluster is in its block's shared memory
+  const unsigned own = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  for (int col = n1 * kShare + tid; col < (n1 + 1) * kShare; col += T) {
+    C32 x[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) x[k] = steps::load_cluster_shared(own + col * sizeof(C32), k);
+    fft::dft<R>(x);
+    // Each twiddle read just before its store (volatile, so in order): read ahead, they spilled.
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      const C32 y = k == 0 ? x[0] : x[k] * steps::load_shared_in_order(step_tw + k);
+      steps::store_in_order(out + (static_cast<std::size_t>(k) * m + n2) * N + col, y);
+    }
+  }
+  cluster.sync();  // no block leaves while another still reads its shared memory
 }
 
 // Pass 3's outputs c = tid + i T of a row: the RCMC interpolation at rcmc_offset + rcmc_slope c (a

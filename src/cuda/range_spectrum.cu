@@ -11,4 +11,18 @@ void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines
   });
 }
 
+bool range_spectrum_first_step_fits(int nfft) {
+  bool fits = false;
+  steps::dispatch_row_size(nfft, [&]<int N>() { fits = range_spectrum_first_step_fits_sized<N>(); });
+  return fits;
+}
+
+void launch_range_spectrum_first_step(int nfft, SampleType type, const void* raw, int lines, int nr,
+                                      const float2* filter, const float2* twiddles, const float2* az_twiddles,
+                                      float2* out, cudaStream_t stream) {
+  steps::dispatch_row_size(nfft, [&]<int N>() {
+    launch_range_spectrum_first_step_sized<N>(type, raw, lines, nr, filter, twiddles, az_twiddles, out, stream);
+  });
+}
+
 }  // namespace sarfuse::cuda

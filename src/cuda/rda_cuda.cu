@@ -96,7 +96,7 @@ AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, ColumnK
 
 AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, TwoStep two_step, cudaStream_t stream)
     : lines_(lines), cols_(cols), in_pitch_(in_pitch), out_pitch_(out_pitch), stream_(stream),
-      twiddles_(two_step.twiddles), part_twiddles_(two_step.part_twiddles) {
+      twiddles_(two_step.twiddles), part_twiddles_(two_step.part_twiddles), register_step_(two_step.register_step) {
   if (!two_step_column_fft_supports(lines))
     throw Error("azimuth FFT: the two-step column FFT takes 16 or 32 x a power of two in 256..4096 lines, not " +
                 std::to_string(lines));
@@ -105,6 +105,7 @@ AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, TwoStep
 AzimuthFft& AzimuthFft::operator=(AzimuthFft&& o) noexcept {
   std::swap(twiddles_, o.twiddles_);
   std::swap(part_twiddles_, o.part_twiddles_);
+  std::swap(register_step_, o.register_step_);
   std::swap(plan_, o.plan_);
   std::swap(lines_, o.lines_);
   std::swap(cols_, o.cols_);
@@ -122,7 +123,7 @@ AzimuthFft::~AzimuthFft() {
 void AzimuthFft::exec(const float2* in, float2* out, int direction) {
   if (part_twiddles_) {
     launch_two_step_column_fft(lines_, in, in_pitch_, out, out_pitch_, cols_, direction == CUFFT_INVERSE, twiddles_,
-                               part_twiddles_, stream_);
+                               part_twiddles_, stream_, 0, register_step_ || direction == CUFFT_INVERSE);
     return;
   }
   if (twiddles_) {
@@ -291,10 +292,16 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   work_.resize(lines * nfft);
   SARFUSE_CUDA(cudaMemsetAsync(work_.get(), 0x3F, work_.bytes(), stream_));  // finite data to time on
   const AzimuthEngine engine = choose_azimuth_engine(a, n);
-  auto azimuth = [&](int cols, int in_pitch, int out_pitch) {
+  // The forward's 16-point step moves into pass 1 where the two-step FFT runs at radix 16 and a cluster
+  // of 16 pass-1 blocks fits (FP32 butterflies).
+  first_step_in_pass1_ = engine == AzimuthEngine::two_step && a / two_step_part_lines(a) == kAzimuthFirstStepRadix &&
+                         !tensor_ && range_spectrum_first_step_fits(n);
+  if (first_step_in_pass1_) notes += "pass 1 makes the azimuth FFT's 16-point step (clusters of 16 lines)\n";
+  auto azimuth = [&](int cols, int in_pitch, int out_pitch, bool forward) {
     switch (engine) {
       case AzimuthEngine::two_step:
-        return AzimuthFft(a, cols, in_pitch, out_pitch, AzimuthFft::TwoStep{az_twiddles_.get(), az_part_twiddles_.get()},
+        return AzimuthFft(a, cols, in_pitch, out_pitch,
+                          AzimuthFft::TwoStep{az_twiddles_.get(), az_part_twiddles_.get(), !(forward && first_step_in_pass1_)},
                           stream_);
       case AzimuthEngine::own_columns:
         return AzimuthFft(a, cols, in_pitch, out_pitch, AzimuthFft::ColumnKernel{az_twiddles_.get()}, stream_);
@@ -308,12 +315,12 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
     for (int r = 0; r < a; ++r) permuted[r] = az.rows[two_step_spectrum_bin(r, a)];
     upload(rows_, permuted);
   }
-  az_fwd_ = azimuth(n, n, n);
+  az_fwd_ = azimuth(n, n, n, true);
   if (options.pipeline == Pipeline::fused && !range_by_cufft_) {
-    az_inv_ = azimuth(c, n, c);
+    az_inv_ = azimuth(c, n, c, false);
   } else {
     tmp_.resize(lines * samples);
-    az_inv_ = azimuth(c, c, c);
+    az_inv_ = azimuth(c, c, c, false);
     if (options.pipeline == Pipeline::cufft_callback) {
       callback_info_.resize(2);
       rg_fwd_ = make_filter_callback_plan(n, a, filter_.get(), callback_info_.get(), stream_);
@@ -453,7 +460,11 @@ void CudaRda::run_fused(SampleType type, const void* d_raw, float2* d_out) {
   const int n = static_cast<int>(nfft), a = static_cast<int>(lines), c = static_cast<int>(samples);
   const double df = radar.range_sampling_rate_hz / static_cast<double>(nfft);
   SARFUSE_CUDA(cudaEventRecord(ev_[0], stream_));
-  launch_range_spectrum(n, type, d_raw, a, c, filter_.get(), twiddles_.get(), work_.get(), stream_, tensor_);
+  if (first_step_in_pass1_)
+    launch_range_spectrum_first_step(n, type, d_raw, a, c, filter_.get(), twiddles_.get(), az_twiddles_.get(), work_.get(),
+                                     stream_);
+  else
+    launch_range_spectrum(n, type, d_raw, a, c, filter_.get(), twiddles_.get(), work_.get(), stream_, tensor_);
   SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
   az_fwd_.exec(work_.get(), work_.get(), CUFFT_FORWARD);
   SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));

@@ -76,3 +76,82 @@ TEST(CudaAzimuth, TwoStepColumnsAgreeWithFloat64InTheirRowOrderAndInvert) {
     EXPECT_LT(test::rel_l2(round, input), 2e-6) << "inverse of the forward";
   }
 }
+
+// Pass 1 with the two-step FFT's 16-point step folded in (clusters of 16 lines exchanging through
+// distributed shared memory): its output, through the column pass alone, against float64 (random
+// lines zero-padded to the range FFT, x a random filter, FFT down the columns, rows in the two-step
+// order) and against pass 1 followed by the two-step FFT's own 16-point pass; int16 samples at the odd
+// column length.
+TEST(CudaAzimuth, FirstStepInPass1AgreesWithFloat64AndTheSeparatePass) {
+  REQUIRE_GPU();
+  const int nfft = 4096, nr = 3000;
+  if (!cuda::range_spectrum_first_step_fits(nfft))
+    GTEST_SKIP() << "a cluster of 16 blocks of pass 1 at " << nfft << " does not fit on this device";
+  for (int lines : {4096, 10800}) {
+    SCOPED_TRACE(std::to_string(lines) + " lines");
+    const bool integer = lines == 10800;
+    const auto x = test::random_complex(static_cast<std::size_t>(lines) * nr, 40 + lines);
+    const auto h = test::random_complex(nfft, 41);
+    std::vector<short2> x16(x.size());
+    std::vector<std::complex<double>> xs(x.size());  // the samples the GPU reads, in float64
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (integer) {
+        x16[i] = make_short2(static_cast<short>(std::lround(1000 * x[i].real())), static_cast<short>(std::lround(1000 * x[i].imag())));
+        xs[i] = {static_cast<double>(x16[i].x), static_cast<double>(x16[i].y)};
+      } else {
+        xs[i] = std::complex<double>(std::complex<float>(x[i]));
+      }
+    }
+    const std::vector<int> cols = {0, 1, 517, 1024, 2047, 3001, nfft - 1};
+    std::vector<std::vector<std::complex<double>>> ref(cols.size(), std::vector<std::complex<double>>(lines));
+    std::vector<std::complex<double>> row(nfft), spec(nfft);
+    core::FftPlan<double> rows({nfft}, core::FftDirection::forward, row.data(), spec.data(), FftPlanning::estimate);
+    for (int l = 0; l < lines; ++l) {
+      std::fill(row.begin(), row.end(), std::complex<double>{});
+      std::copy_n(xs.begin() + static_cast<std::ptrdiff_t>(l) * nr, nr, row.begin());
+      rows.execute(row.data(), spec.data());
+      for (std::size_t c = 0; c < cols.size(); ++c) ref[c][l] = spec[cols[c]] * h[cols[c]];
+    }
+    for (auto& col : ref) {
+      std::vector<std::complex<double>> f(lines);
+      core::FftPlan<double>({lines}, core::FftDirection::forward, col.data(), f.data(), FftPlanning::estimate).execute(col.data(), f.data());
+      col = f;
+    }
+    DeviceBuffer<std::byte> d_raw(x.size() * (integer ? sizeof(short2) : sizeof(float2)));
+    if (integer) SARFUSE_CUDA(cudaMemcpy(d_raw.get(), x16.data(), d_raw.bytes(), cudaMemcpyHostToDevice));
+    else SARFUSE_CUDA(cudaMemcpy(d_raw.get(), to_f2(x).data(), d_raw.bytes(), cudaMemcpyHostToDevice));
+    const SampleType type = integer ? SampleType::int16_iq : SampleType::complex64;
+    auto d_h = to_device(to_f2(h));
+    auto tw = to_device(cuda::fft_twiddle_table(nfft)), az_tw = to_device(cuda::fft_twiddle_table(lines));
+    auto part = to_device(cuda::fft_twiddle_table(cuda::two_step_part_lines(lines)));
+    DeviceBuffer<float2> fused(static_cast<std::size_t>(lines) * nfft), separate(fused.size());
+    poison(fused);
+    poison(separate);
+    cuda::launch_range_spectrum_first_step(nfft, type, d_raw.get(), lines, nr, d_h.get(), tw.get(), az_tw.get(), fused.get(),
+                                           nullptr);
+    cuda::launch_two_step_column_fft(lines, fused.get(), nfft, fused.get(), nfft, nfft, false, az_tw.get(), part.get(), nullptr,
+                                     0, false);
+    cuda::launch_range_spectrum(nfft, type, d_raw.get(), lines, nr, d_h.get(), tw.get(), separate.get(), nullptr);
+    cuda::launch_two_step_column_fft(lines, separate.get(), nfft, separate.get(), nfft, nfft, false, az_tw.get(), part.get(),
+                                     nullptr);
+    SARFUSE_CUDA(cudaDeviceSynchronize());
+    const auto a = to_host(fused), b = to_host(separate);
+    expect_all_finite(a, "first step in pass 1");
+    std::vector<std::complex<double>> got, want, other;
+    for (int r = 0; r < lines; ++r) {
+      const int bin = cuda::two_step_spectrum_bin(r, lines);
+      for (std::size_t c = 0; c < cols.size(); ++c) {
+        const float2 g = a[static_cast<std::size_t>(r) * nfft + cols[c]], o = b[static_cast<std::size_t>(r) * nfft + cols[c]];
+        got.emplace_back(g.x, g.y);
+        other.emplace_back(o.x, o.y);
+        want.push_back(ref[c][bin]);
+      }
+    }
+    std::vector<std::complex<double>> all_a(a.size()), all_b(b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) all_a[i] = {a[i].x, a[i].y}, all_b[i] = {b[i].x, b[i].y};
+    const double e = test::rel_l2(got, want), d = test::rel_l2(all_a, all_b);
+    std::printf("first step in pass 1, %d lines: relative L2 vs float64 %.3e, vs the separate pass %.3e\n", lines, e, d);
+    EXPECT_LT(e, 2e-6);
+    EXPECT_LT(d, 1e-6);
+  }
+}

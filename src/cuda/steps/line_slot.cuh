@@ -46,4 +46,28 @@ dim3 block_for() {
   return dim3(BlockShape<N, E, Lines>::threads, Lines);
 }
 
+// The element at shared address `addr` (32-bit, as __cvta_generic_to_shared gives) of the cluster's block
+// `rank`, through distributed shared memory: one 32-bit register an address, where map_shared_rank's
+// 64-bit generic pointers spilled a 16-way exchange.
+__device__ __forceinline__ C32 load_cluster_shared(unsigned addr, int rank) {
+  unsigned remote;
+  float2 r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(addr), "r"(rank));
+  asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];" : "=f"(r.x), "=f"(r.y) : "r"(remote) : "memory");
+  return {r.x, r.y};
+}
+
+// A shared-memory load and a global store the compiler keeps in program order with each other
+// (volatile), so a loop of load-use-store holds one loaded value at a time.
+__device__ __forceinline__ C32 load_shared_in_order(const C32* p) {
+  float2 r;
+  asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];"
+               : "=f"(r.x), "=f"(r.y)
+               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p))));
+  return {r.x, r.y};
+}
+__device__ __forceinline__ void store_in_order(float2* p, C32 v) {
+  asm volatile("st.global.v2.f32 [%0], {%1, %2};" ::"l"(p), "f"(v.re), "f"(v.im) : "memory");
+}
+
 }  // namespace sarfuse::cuda::steps

@@ -63,10 +63,10 @@ __device__ __forceinline__ void load_row(C32 (&v)[E], const Io* row, int tid, fl
 // microseconds and a few MB of L2, where a whole wave ahead evicted the lines before their use
 // (docs/performance.md, "Choices made from measurements").
 constexpr int kPrefetchBlocks = 32;
+// ahead: the distance in lines, where the blocks' lines are not in block order.
 template <int N, int E = fft::kElems<N>>
 __device__ __forceinline__ void prefetch_ahead_l2(const void* base, int line, int lines, std::size_t line_bytes,
-                                                  int tid) {
-  const int ahead = kPrefetchBlocks * BlockShape<N, E>::lines;
+                                                  int tid, int ahead = kPrefetchBlocks * BlockShape<N, E>::lines) {
   if (line + ahead >= lines) return;
   const char* p = static_cast<const char*>(base) + static_cast<std::size_t>(line + ahead) * line_bytes;
   for (std::size_t b = static_cast<std::size_t>(tid) * 128; b < line_bytes; b += static_cast<std::size_t>(N / E) * 128)
