@@ -1,6 +1,7 @@
 // Experiment (issue 20): pass 1 with the two-step azimuth FFT's 16-point step folded in
 // (range_spectrum_first_step_kernel: clusters of 16 lines, distributed shared memory) against pass 1
-// followed by the two-step FFT's own 16-point pass, both followed by the m-point column pass, at the
+// followed by the two-step FFT's own 16-point pass, each followed by the m-point column pass (into natural
+// order after the cluster pass: launch_two_step_column_pass), at the
 // RDA's shape (30000 x 6250 raw, range FFT 8192), in one process: each variant's passes alone and
 // together, the device-to-device copy of the same bytes, the two outputs compared.
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr \
@@ -27,11 +28,12 @@ int main(int argc, char** argv) {
   std::normal_distribution<float> g;
   for (auto& v : x) v = make_float2(g(rng), g(rng));
   for (auto& v : h) v = make_float2(g(rng), g(rng));
-  float2 *raw, *filter, *a, *b, *tw, *az_tw, *part_tw;
+  float2 *raw, *filter, *a, *b, *c, *tw, *az_tw, *part_tw;
   CK(cudaMalloc(&raw, raw_n * 8));
   CK(cudaMalloc(&filter, N * 8));
   CK(cudaMalloc(&a, work_n * 8));
   CK(cudaMalloc(&b, work_n * 8));
+  CK(cudaMalloc(&c, work_n * 8));
   CK(cudaMemcpy(raw, x.data(), raw_n * 8, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(filter, h.data(), N * 8, cudaMemcpyHostToDevice));
   tw = device_twiddle_table(N);
@@ -43,7 +45,7 @@ int main(int argc, char** argv) {
     int clusters = 0;
     const auto kernel = &range_spectrum_first_step_kernel<N, SampleType::complex64>;
     cudaLaunchAttribute attr{};
-    const cudaLaunchConfig_t config = first_step_config<N, SampleType::complex64>(reinterpret_cast<const void*>(kernel), lines, nullptr, attr);
+    const cudaLaunchConfig_t config = cluster_config<N, first_step_elems<N>>(reinterpret_cast<const void*>(kernel), lines, nullptr, attr);
     CK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
     cudaFuncAttributes fa{}, fb{};
     CK(cudaFuncGetAttributes(&fa, reinterpret_cast<const void*>(kernel)));
@@ -60,7 +62,7 @@ int main(int argc, char** argv) {
   auto pass1 = [&] { launch_range_spectrum_sized<N>(SampleType::complex64, raw, lines, nr, filter, tw, a, nullptr, false); };
   auto both_steps = [&] { launch_two_step_column_fft(lines, a, N, a, N, N, false, az_tw, part_tw, nullptr); };
   auto first = [&] { launch_range_spectrum_first_step_sized<N>(SampleType::complex64, raw, lines, nr, filter, tw, az_tw, b, nullptr); };
-  auto column_only = [&] { launch_two_step_column_fft(lines, b, N, b, N, N, false, az_tw, part_tw, nullptr, 0, false); };
+  auto column_only = [&] { launch_two_step_column_pass(lines, b, N, c, N, N, false, part_tw, nullptr); };
   for (int round = 0; round < 2; ++round) {
     const double t_pass1 = tm.median_ms(pass1, 20), t_first = tm.median_ms(first, 20);
     const double t_sep = tm.median_ms([&] { pass1(); both_steps(); }, 20);
@@ -79,14 +81,15 @@ int main(int argc, char** argv) {
   CK(cudaDeviceSynchronize());
   std::vector<float2> ha(work_n), hb(work_n);
   CK(cudaMemcpy(ha.data(), a, work_n * 8, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(hb.data(), b, work_n * 8, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(hb.data(), c, work_n * 8, cudaMemcpyDeviceToHost));
   double num = 0, den = 0;
   std::size_t identical = 0;
-  for (std::size_t i = 0; i < work_n; ++i) {
-    const double dx = ha[i].x - hb[i].x, dy = ha[i].y - hb[i].y;
+  for (std::size_t i = 0; i < work_n; ++i) {  // the separate passes' row r holds natural row two_step_spectrum_bin(r)
+    const std::size_t r = i / N, j = static_cast<std::size_t>(two_step_spectrum_bin(static_cast<int>(r), lines)) * N + i % N;
+    const double dx = ha[i].x - hb[j].x, dy = ha[i].y - hb[j].y;
     num += dx * dx + dy * dy;
     den += static_cast<double>(ha[i].x) * ha[i].x + static_cast<double>(ha[i].y) * ha[i].y;
-    identical += ha[i].x == hb[i].x && ha[i].y == hb[i].y;
+    identical += ha[i].x == hb[j].x && ha[i].y == hb[j].y;
   }
   std::printf("outputs: relative L2 difference %.3e, %.1f %% bit-identical\n", std::sqrt(num / den), 100.0 * identical / work_n);
   return 0;
