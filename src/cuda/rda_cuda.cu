@@ -100,6 +100,7 @@ AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, TwoStep
   if (!two_step_column_fft_supports(lines))
     throw Error("azimuth FFT: the two-step column FFT takes 16 or 32 x a power of two in 256..4096 lines, not " +
                 std::to_string(lines));
+  if (!twiddles_ || !part_twiddles_) throw Error("azimuth FFT: the two-step column FFT needs both twiddle tables");
 }
 
 AzimuthFft& AzimuthFft::operator=(AzimuthFft&& o) noexcept {
@@ -320,8 +321,9 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
     }
   };
   if (engine != AzimuthEngine::cufft_strided && az_twiddles_.size() == 0) upload(az_twiddles_, fft_twiddle_table(a));
+  if (engine == AzimuthEngine::two_step && az_part_twiddles_.size() == 0)
+    upload(az_part_twiddles_, fft_twiddle_table(two_step_part_lines(a)));
   if (engine == AzimuthEngine::two_step && !split_two_step_) {  // pass 3 finds each Doppler row where the forward left it
-    if (az_part_twiddles_.size() == 0) upload(az_part_twiddles_, fft_twiddle_table(two_step_part_lines(a)));
     std::vector<core::DopplerRow> permuted(az.rows.size());
     for (int r = 0; r < a; ++r) permuted[r] = az.rows[two_step_spectrum_bin(r, a)];
     upload(rows_, permuted);
