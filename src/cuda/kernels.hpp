@@ -44,11 +44,12 @@ void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines
                            const float2* twiddles, float2* out, cudaStream_t stream, bool tensor = false);
 // Pass 1 with the two-step azimuth FFT's first step folded in (FP32 butterflies; lines = 16 m, the
 // two-step FFT at radix 16): the spectrum x H leaves as launch_two_step_column_fft's 16-point step leaves
-// it, so the forward azimuth FFT is launch_two_step_column_pass alone. One cluster of 16 blocks per 16
-// lines m apart, exchanging through distributed shared memory. az_twiddles: fft_twiddle_table(lines).
+// it, so the forward azimuth FFT is its column pass alone (register_step = false). One cluster of 16
+// blocks per 16 lines m apart, exchanging through distributed shared memory. az_twiddles:
+// fft_twiddle_table(lines).
 constexpr int kAzimuthFirstStepRadix = 16;
-// Whether clusters of 16 blocks of both cluster passes (this one and launch_range_doppler_inverse_step)
-// fit on the current device at that range FFT length (a non-portable cluster size: the GPU decides).
+// Whether a cluster of 16 of that pass's blocks fits on the current device (a non-portable cluster
+// size: the GPU's partitioning decides).
 bool range_spectrum_first_step_fits(int nfft);
 void launch_range_spectrum_first_step(int nfft, SampleType type, const void* raw, int lines, int nr,
                                       const float2* filter, const float2* twiddles, const float2* az_twiddles,
@@ -73,13 +74,6 @@ struct AzimuthBandView {
 void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows,
                                double range_bin_hz, SincTableView sinc, AzimuthBandView band,
                                const float2* twiddles, cudaStream_t stream, bool tensor = false);
-// Pass 3 with the two-step azimuth IFFT's 16-point step after it (FP32 butterflies; Doppler rows in
-// natural order, lines = 16 m): rows n2 + m k1 of a cluster of 16 blocks, each row's first nr columns
-// replaced in place by the inverse 16-point DFT over k1 x exp(+2 pi i n1 n2 / lines) at row n2 + m n1,
-// which launch_two_step_column_pass's inverse takes. az_twiddles: fft_twiddle_table(lines).
-void launch_range_doppler_inverse_step(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows,
-                                       double range_bin_hz, SincTableView sinc, AzimuthBandView band,
-                                       const float2* twiddles, const float2* az_twiddles, cudaStream_t stream);
 
 // ---- FP16 storage between the passes (--precision fp16-storage; cuda/fft/storage.hpp) ----
 // Pass 1 and pass 3 hold a whole line on chip, so each stores its line times its own power of two
@@ -97,9 +91,6 @@ struct ColumnScaling {
   int twiddle_n = 0;
   float twiddle_sign = -1.0f;
   bool half_math = false;  // FP16 input: the butterflies in FP16 arithmetic (--precision fp16)
-  // groups > 1: 0, group g's output rows follow g's input rows (g lines + r); R, its output row r goes
-  // to row r R + g (the two-step FFT's column pass leaving natural order).
-  int out_interleave = 0;
 };
 
 // Batched FFTs down `cols` columns of a row-major array of `lines` rows (a power of two 256..16384),
@@ -125,21 +116,15 @@ void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, f
 // treats each row by its Doppler bin only needs its table permuted alike. twiddles: fft_twiddle_table
 // (lines); part_twiddles: fft_twiddle_table(two_step_part_lines(lines)). In place allowed.
 // part_threads: the m-point pass's threads a block (256, 512 or 1024; 0: the measured default).
+// register_step = false (forward only): `in` already holds the R-point step's output (pass 1 made it,
+// launch_range_spectrum_first_step), so only the column pass runs.
 constexpr int kTwoStepRadix32Lines = 8192;
 bool two_step_column_fft_supports(int lines);
 int two_step_spectrum_bin(int row, int lines);  // the frequency bin the forward leaves at `row`
 int two_step_part_lines(int lines);              // m: the column pass's length
 void launch_two_step_column_fft(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
                                 bool inverse, const float2* twiddles, const float2* part_twiddles, cudaStream_t stream,
-                                int part_threads = 0);
-// The two-step FFT split over the RDA's row passes (R = 16): pass 1 makes the forward's R-point step
-// (launch_range_spectrum_first_step) and pass 3 the inverse's, in natural order (launch_range_doppler_rows
-// with an InverseFirstStep), so each azimuth FFT is this column pass alone. Forward: rows k1 m + n2 (the
-// step's output) -> m-point FFT over n2 -> X[k1 + R k2] at row k1 + R k2 of `out`: natural order.
-// Inverse: rows k1 m + n2 (pass 3's step output) -> m-point inverse FFT over n2 -> row R n2 + k1 of
-// `out`. Out of place only (the output rows interleave the groups).
-void launch_two_step_column_pass(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
-                                 bool inverse, const float2* part_twiddles, cudaStream_t stream);
+                                int part_threads = 0, bool register_step = true);
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, __half2* out, int out_pitch, int cols,
                        bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream);
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, float2* out, int out_pitch, int cols,

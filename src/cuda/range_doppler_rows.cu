@@ -12,12 +12,4 @@ void launch_range_doppler_rows(int nfft, float2* work, int lines, int nr, const 
   });
 }
 
-void launch_range_doppler_inverse_step(int nfft, float2* work, int lines, int nr, const core::DopplerRow* rows,
-                                       double df, SincTableView sinc, AzimuthBandView band, const float2* twiddles,
-                                       const float2* az_twiddles, cudaStream_t stream) {
-  steps::dispatch_row_size(nfft, [&]<int N>() {
-    launch_range_doppler_inverse_step_sized<N>(work, lines, nr, rows, df, sinc, band, twiddles, az_twiddles, stream);
-  });
-}
-
 }  // namespace sarfuse::cuda

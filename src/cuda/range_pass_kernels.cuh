@@ -6,8 +6,6 @@
 //                          FFT's 16-point step across them                      (pass 1, two-step FFT)
 //   range_doppler_kernel   Doppler row -> x SRC -> IFFT -> RCMC -> x azimuth filter -> store in place
 //                                                                              (the RDA's pass 3)
-//   range_doppler_inverse_step_kernel  the same on a cluster of 16 rows, then the two-step azimuth
-//                          IFFT's 16-point step across them                     (pass 3, two-step FFT)
 // The block FFT's arithmetic (steps/butterflies.cuh) and the storage between passes
 // (steps/row_storage.cuh) are type parameters. Internal to the .cu files that launch them (an unnamed
 // namespace: each instantiates what it launches, so the instantiations compile in parallel).
@@ -231,22 +229,25 @@ __device__ __forceinline__ void rcmc_outputs(const core::DopplerRow row, typenam
   else outputs.template operator()<0>();
 }
 
-// Doppler row k of thread group `slot` (x SRC, IFFT, RCMC, x azimuth filter), its first nr columns
-// written in place; a group whose block is outside the processed band (`outside`) stores zeros.
-template <int N, class Butterflies, class Rows, int E>
-__device__ __forceinline__ void doppler_row(typename Rows::Io* __restrict__ work, int lines, int nr,
-                                            const core::DopplerRow* __restrict__ rows, double df, SincTableView sinc,
-                                            AzimuthBandView band, const float2* __restrict__ tw,
-                                            const unsigned* __restrict__ spectrum_max_bits, float* __restrict__ row_factor,
-                                            const steps::LineSlot<N, 1, E>& slot, int k, bool outside,
-                                            int prefetch_ahead = steps::kPrefetchBlocks * BlockShape<N, E>::lines) {
+// One Doppler row k per thread group, written in place (its first nr columns); rows outside the
+// processed band are zeros.
+template <int N, class Butterflies, class Rows, int E = doppler_row_elems<N, Butterflies, Rows>,
+          int MinBlocks = doppler_min_blocks<N, Butterflies, Rows, E>>
+__global__ void __launch_bounds__(N / E * BlockShape<N, E>::lines, MinBlocks)
+    range_doppler_kernel(typename Rows::Io* __restrict__ work, int lines, int nr,
+                         const core::DopplerRow* __restrict__ rows, double df, SincTableView sinc,
+                         AzimuthBandView band, const float2* __restrict__ tw,
+                         const unsigned* __restrict__ spectrum_max_bits, float* __restrict__ row_factor) {
+  extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
   constexpr int T = N / E, Lines = BlockShape<N, E>::lines;
   using Io = typename Rows::Io;
-  const int tid = slot.tid;
+  const steps::LineSlot<N, 1, E> slot(smem, lines);
+  const int tid = slot.tid, k = slot.line;
   const bool active = slot.active;
-  // A block of rows outside the processed band stores their zeros: no load, FFT or RCMC (the CPU plan
-  // skips these rows too).
-  if (outside) {
+  steps::prefetch_record_ahead_l2<Lines>(rows, k, lines, tid);
+  // A block of rows outside the processed band stores their zeros and leaves: no load, FFT or RCMC
+  // (the CPU plan skips these rows too).
+  if (steps::block_outside_band<Lines>(rows, lines)) {
     if (!active) return;
     Io* zero_row = work + static_cast<std::size_t>(k) * N;
     for (int c = tid; c < nr; c += T) Rows::store(zero_row + c, C32{0.f, 0.f}, 1.0f);
@@ -262,7 +263,7 @@ __device__ __forceinline__ void doppler_row(typename Rows::Io* __restrict__ work
   Io* line = work + static_cast<std::size_t>(active ? k : 0) * N;
   C32 v[E];
   steps::load_row<N>(v, line, tid, Rows::load_factor(lines, spectrum_max_bits));
-  steps::prefetch_ahead_l2<N, E>(work, k, lines, static_cast<std::size_t>(N) * sizeof(Io), tid, prefetch_ahead);
+  steps::prefetch_ahead_l2<N, E>(work, k, lines, static_cast<std::size_t>(N) * sizeof(Io), tid);
   const double q_df2 = row.src_inverse_rate * df * df;
   steps::SrcFactors<N, E>::fill_chirp(src_chirp[threadIdx.y], tid, q_df2);
   __syncthreads();
@@ -275,65 +276,6 @@ __device__ __forceinline__ void doppler_row(typename Rows::Io* __restrict__ work
   __syncthreads();
   if (!active) return;
   rcmc_outputs<N, E, Rows>(rows[k], line, nr, tid, staged, sinc, band, az_steps[threadIdx.y], out_scale);
-}
-
-// One Doppler row k per thread group, written in place (its first nr columns); rows outside the
-// processed band are zeros.
-template <int N, class Butterflies, class Rows, int E = doppler_row_elems<N, Butterflies, Rows>,
-          int MinBlocks = doppler_min_blocks<N, Butterflies, Rows, E>>
-__global__ void __launch_bounds__(N / E * BlockShape<N, E>::lines, MinBlocks)
-    range_doppler_kernel(typename Rows::Io* __restrict__ work, int lines, int nr,
-                         const core::DopplerRow* __restrict__ rows, double df, SincTableView sinc,
-                         AzimuthBandView band, const float2* __restrict__ tw,
-                         const unsigned* __restrict__ spectrum_max_bits, float* __restrict__ row_factor) {
-  extern __shared__ __align__(32) C32 smem[];  // 32 bytes: tensor-core loads
-  constexpr int Lines = BlockShape<N, E>::lines;
-  const steps::LineSlot<N, 1, E> slot(smem, lines);
-  steps::prefetch_record_ahead_l2<Lines>(rows, slot.line, lines, slot.tid);
-  doppler_row<N, Butterflies, Rows, E>(work, lines, nr, rows, df, sinc, band, tw, spectrum_max_bits, row_factor, slot,
-                                       slot.line, steps::block_outside_band<Lines>(rows, lines));
-}
-
-// Pass 3 with the two-step azimuth IFFT's first step (launch_two_step_column_pass) after it, FP32 chain,
-// Doppler rows in natural order: the R = 16 blocks of a cluster hold the rows n2 + m k1 (n2 the cluster's
-// index, k1 the block's rank, m = lines / R). Each makes its row as pass 3 does and stores it in place;
-// after a cluster barrier each block reads 1/R of the columns of all R rows back (from L2, just written)
-// and stores the inverse R-point DFT over k1 down them, x exp(+2 pi i n1 n2 / lines), to rows n2 + m n1
-// in place: what the two-step IFFT's own first pass would read back and write again, so one read and one
-// write of the scene fewer.
-template <int N, int E = doppler_row_elems<N, steps::Fp32Butterflies, steps::Fp32Rows>,
-          int MinBlocks = doppler_min_blocks<N, steps::Fp32Butterflies, steps::Fp32Rows, E>>
-__global__ void __launch_bounds__(N / E, MinBlocks)
-    range_doppler_inverse_step_kernel(float2* __restrict__ work, int lines, int nr,
-                                      const core::DopplerRow* __restrict__ rows, double df, SincTableView sinc,
-                                      AzimuthBandView band, const float2* __restrict__ tw,
-                                      const float2* __restrict__ az_tw) {
-  static_assert(BlockShape<N, E>::lines == 1);
-  namespace cg = cooperative_groups;
-  constexpr int R = kAzimuthFirstStepRadix, T = N / E;
-  extern __shared__ __align__(32) C32 smem[];
-  const cg::cluster_group cluster = cg::this_cluster();
-  const int k1 = static_cast<int>(cluster.block_rank()), n2 = static_cast<int>(blockIdx.x) / R, m = lines / R;
-  const int k = n2 + m * k1;
-  const steps::LineSlot<N, 1, E> slot(smem, lines);
-  // The step's twiddles are the block's: exp(+2 pi i n1 n2 / lines), n1 < R.
-  __shared__ C32 step_tw[R];
-  if (slot.tid < R) step_tw[slot.tid] = fft::conj(fft::to_c32(__ldg(az_tw + n2 * slot.tid)));
-  doppler_row<N, steps::Fp32Butterflies, steps::Fp32Rows, E>(work, lines, nr, rows, df, sinc, band, tw, nullptr, nullptr,
-                                                             slot, k, rows[k].weight == 0.0, steps::kPrefetchBlocks / R);
-  cluster.sync();  // every row of the cluster is stored (release / acquire at cluster scope)
-  const int share = (nr + R - 1) / R;
-  for (int col = k1 * share + slot.tid; col < min(nr, (k1 + 1) * share); col += T) {
-    C32 x[R];
-#pragma unroll
-    for (int j = 0; j < R; ++j) x[j] = fft::conj(fft::to_c32(__ldcg(work + (static_cast<std::size_t>(n2) + static_cast<std::size_t>(m) * j) * N + col)));
-    fft::dft<R>(x);  // conj . DFT . conj: the inverse DFT over k1
-#pragma unroll
-    for (int n1 = 0; n1 < R; ++n1) {
-      const C32 y = n1 == 0 ? fft::conj(x[0]) : fft::conj(x[n1]) * steps::load_shared_in_order(step_tw + n1);
-      steps::store_in_order(work + (static_cast<std::size_t>(n2) + static_cast<std::size_t>(m) * n1) * N + col, y);
-    }
-  }
 }
 
 }  // namespace

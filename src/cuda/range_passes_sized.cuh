@@ -23,17 +23,15 @@ void launch_range_spectrum_sized(SampleType type, const void* raw, int lines, in
   });
 }
 
-// The cluster passes (the two-step FFT's 16-point steps in passes 1 and 3) take one line a block (from
-// 256 threads a line: shorter lines share blocks).
+// The first-step pass takes one line a block (from 256 threads a line: shorter lines share blocks).
 template <int N>
 constexpr bool first_step_runs =
-    BlockShape<N, spectrum_row_elems<N, steps::Fp32Butterflies, steps::Fp32Rows>>::lines == 1 &&
-    BlockShape<N, doppler_row_elems<N, steps::Fp32Butterflies, steps::Fp32Rows>>::lines == 1;
+    BlockShape<N, spectrum_row_elems<N, steps::Fp32Butterflies, steps::Fp32Rows>>::lines == 1;
 
-// A cluster pass's launch: clusters of 16 one-line blocks of E points a thread (a non-portable cluster
-// size, allowed explicitly).
-template <int N, int E>
-cudaLaunchConfig_t cluster_config(const void* kernel, int lines, cudaStream_t stream, cudaLaunchAttribute& cluster) {
+// The first-step pass's launch: clusters of 16 blocks (a non-portable size, allowed explicitly).
+template <int N, SampleType S>
+cudaLaunchConfig_t first_step_config(const void* kernel, int lines, cudaStream_t stream, cudaLaunchAttribute& cluster) {
+  constexpr int E = spectrum_row_elems<N, steps::Fp32Butterflies, steps::Fp32Rows>;
   steps::set_smem<N, 1, E>(kernel);
   SARFUSE_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   cudaLaunchConfig_t config{};
@@ -49,28 +47,19 @@ cudaLaunchConfig_t cluster_config(const void* kernel, int lines, cudaStream_t st
   config.numAttrs = 1;
   return config;
 }
-template <int N>
-constexpr int first_step_elems = spectrum_row_elems<N, steps::Fp32Butterflies, steps::Fp32Rows>;
-template <int N>
-constexpr int inverse_step_elems = doppler_row_elems<N, steps::Fp32Butterflies, steps::Fp32Rows>;
-
-template <int N, int E, class K>
-bool cluster_fits(K kernel) {
-  cudaLaunchAttribute cluster{};
-  const cudaLaunchConfig_t config =
-      cluster_config<N, E>(reinterpret_cast<const void*>(kernel), kAzimuthFirstStepRadix, nullptr, cluster);
-  int clusters = 0;
-  SARFUSE_CUDA(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
-  return clusters > 0;
-}
 
 template <int N>
 bool range_spectrum_first_step_fits_sized() {
   if constexpr (!first_step_runs<N>) {
     return false;
   } else {
-    return cluster_fits<N, first_step_elems<N>>(&range_spectrum_first_step_kernel<N, SampleType::complex64>) &&
-           cluster_fits<N, inverse_step_elems<N>>(&range_doppler_inverse_step_kernel<N>);
+    const auto kernel = &range_spectrum_first_step_kernel<N, SampleType::complex64>;
+    cudaLaunchAttribute cluster{};
+    const cudaLaunchConfig_t config = first_step_config<N, SampleType::complex64>(
+        reinterpret_cast<const void*>(kernel), kAzimuthFirstStepRadix, nullptr, cluster);
+    int clusters = 0;
+    SARFUSE_CUDA(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+    return clusters > 0;
   }
 }
 
@@ -83,28 +72,10 @@ void launch_range_spectrum_first_step_sized(SampleType type, const void* raw, in
   if constexpr (first_step_runs<N>) steps::dispatch_type(type, [&]<SampleType S>() {
     const auto kernel = &range_spectrum_first_step_kernel<N, S>;
     cudaLaunchAttribute cluster{};
-    const cudaLaunchConfig_t config =
-        cluster_config<N, first_step_elems<N>>(reinterpret_cast<const void*>(kernel), lines, stream, cluster);
+    const cudaLaunchConfig_t config = first_step_config<N, S>(reinterpret_cast<const void*>(kernel), lines, stream, cluster);
     SARFUSE_CUDA(cudaLaunchKernelEx(&config, kernel, raw, lines, nr, filter, tw, out, az_tw));
     SARFUSE_LAUNCHED("range_spectrum_first_step");
   });
-}
-
-template <int N>
-void launch_range_doppler_inverse_step_sized(float2* work, int lines, int nr, const core::DopplerRow* rows, double df,
-                                             SincTableView sinc, AzimuthBandView band, const float2* tw,
-                                             const float2* az_tw, cudaStream_t stream) {
-  if (!first_step_runs<N> || lines % kAzimuthFirstStepRadix != 0)
-    throw Error("pass 3 with the azimuth IFFT's first step: lines must be a multiple of 16 and the range FFT"
-                " one line a block, not " + std::to_string(lines) + " lines at " + std::to_string(N));
-  if constexpr (first_step_runs<N>) {
-    const auto kernel = &range_doppler_inverse_step_kernel<N>;
-    cudaLaunchAttribute cluster{};
-    const cudaLaunchConfig_t config =
-        cluster_config<N, inverse_step_elems<N>>(reinterpret_cast<const void*>(kernel), lines, stream, cluster);
-    SARFUSE_CUDA(cudaLaunchKernelEx(&config, kernel, work, lines, nr, rows, df, sinc, band, tw, az_tw));
-    SARFUSE_LAUNCHED("range_doppler_inverse_step");
-  }
 }
 
 template <int N>

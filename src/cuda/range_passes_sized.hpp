@@ -20,10 +20,6 @@ template <int N>
 void launch_range_spectrum_first_step_sized(SampleType type, const void* raw, int lines, int nr, const float2* filter,
                                             const float2* tw, const float2* az_tw, float2* out, cudaStream_t stream);
 template <int N>
-void launch_range_doppler_inverse_step_sized(float2* work, int lines, int nr, const core::DopplerRow* rows, double df,
-                                             SincTableView sinc, AzimuthBandView band, const float2* tw,
-                                             const float2* az_tw, cudaStream_t stream);
-template <int N>
 void launch_range_doppler_rows_sized(float2* work, int lines, int nr, const core::DopplerRow* rows, double df,
                                      SincTableView sinc, AzimuthBandView band, const float2* tw,
                                      cudaStream_t stream, bool tensor);

@@ -466,7 +466,7 @@ TEST(CudaFocusRows, KeptRowsAndComplex32AreTheHostRowsAndTheirEncoding) {
 // row table in that order). --plan estimate takes it from CudaRda::kTwoStepMinLines lines (18000 = 16 x
 // 1125: the odd column pass); below that the wisdom file forces it. Each focuses like the CPU in fp64,
 // with every row in the processed band and with a 40 % band (the rows skipped by their permuted place).
-// At 18000 lines the range FFT is 4096, where passes 1 and 3 make the 16-point steps (clusters).
+// At 18000 lines the range FFT is 4096, where pass 1 makes the forward's 16-point step (clusters).
 TEST(CudaPlanner, TwoStepAzimuthFftFocusesLikeTheCpuFp64) {
   REQUIRE_GPU();
   const std::string dir = test::temp_dir("two_step_wisdom");
@@ -483,7 +483,7 @@ TEST(CudaPlanner, TwoStepAzimuthFftFocusesLikeTheCpuFp64) {
         o.range_fft_size = 2048;
         write_azimuth_wisdom(o.wisdom_path, lines, 2048, gpu::FftVariant::four_step);
       }
-      // At 18000 lines (16 x 1125) and a range FFT of one line a block, passes 1 and 3 make the 16-point steps.
+      // At 18000 lines (16 x 1125) and a range FFT of one line a block, pass 1 makes the 16-point step.
       const bool first_step = lines == 18000 && cuda::range_spectrum_first_step_fits(4096);
       if (lines == 18000) o.range_fft_size = 4096;
       std::string notes;
@@ -491,7 +491,7 @@ TEST(CudaPlanner, TwoStepAzimuthFftFocusesLikeTheCpuFp64) {
           "two-step azimuth FFTs, " + std::to_string(lines) + " lines, band " + std::to_string(static_cast<int>(band)) + " Hz";
       const double e = focus_vs_cpu_fp64(p, raw, o, name.c_str(), &notes);
       EXPECT_NE(notes.find("two-step columns"), std::string::npos) << notes;
-      EXPECT_EQ(notes.find("16-point steps in passes 1 and 3") != std::string::npos, first_step) << notes;
+      EXPECT_EQ(notes.find("pass 1 makes the azimuth FFT's 16-point step") != std::string::npos, first_step) << notes;
       EXPECT_LT(e, 1e-5);
     }
   }

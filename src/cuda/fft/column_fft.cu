@@ -46,8 +46,7 @@ __global__ void __launch_bounds__(ColumnShape<N, Threads, E>::cols * ColumnShape
   const int col = static_cast<int>(blockIdx.x) * S::cols + g;
   const bool active = col < cols;
   in += static_cast<std::size_t>(blockIdx.y) * N * in_pitch;
-  out += static_cast<std::size_t>(blockIdx.y) * (scaling.out_interleave ? 1 : N) * out_pitch;
-  const std::size_t out_row_pitch = static_cast<std::size_t>(out_pitch) * (scaling.out_interleave ? scaling.out_interleave : 1);
+  out += static_cast<std::size_t>(blockIdx.y) * N * out_pitch;
   C32* s = smem + g * S::slots;
   C32 v[S::E];
 #pragma unroll
@@ -84,7 +83,7 @@ __global__ void __launch_bounds__(ColumnShape<N, Threads, E>::cols * ColumnShape
       sincospif(scaling.twiddle_sign * 2.0f * static_cast<float>(m) / static_cast<float>(scaling.twiddle_n), &sn, &cs);
       y = y * C32{cs, sn};
     }
-    fft::store_scaled(out + row * out_row_pitch + col, y, so);
+    fft::store_scaled(out + static_cast<std::size_t>(row) * out_pitch + col, y, so);
   }
 }
 

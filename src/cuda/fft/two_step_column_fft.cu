@@ -92,7 +92,7 @@ int two_step_spectrum_bin(int row, int lines) {
 
 void launch_two_step_column_fft(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
                                 bool inverse, const float2* twiddles, const float2* part_twiddles, cudaStream_t stream,
-                                int part_threads) {
+                                int part_threads, bool register_step) {
   if (!two_step_column_fft_supports(lines))
     throw Error("two-step column FFT: lines must be 16 or 32 x a power of two in 256..4096, or 16 x one of " +
                 odd_lengths_text() + ", not " + std::to_string(lines));
@@ -106,29 +106,19 @@ void launch_two_step_column_fft(int lines, const float2* in, int in_pitch, float
     else launch_radix_columns<16>(inv, src, src_pitch, out, out_pitch, cols, m, twiddles, stream);
   };
   // The first pass goes from `in` to `out`, the second works in place on `out`.
+  if (!register_step && (inverse || radix != kAzimuthFirstStepRadix))
+    throw Error("two-step column FFT: only the forward at radix 16 runs without its register step");
   if (!inverse) {
-    register_pass(false, in, in_pitch);
-    launch_column_fft(m, threads, out, out_pitch, out, out_pitch, cols, false, part_twiddles, stream, ColumnScaling{},
+    if (register_step) register_pass(false, in, in_pitch);
+    const float2* src = register_step ? out : in;
+    const int src_pitch = register_step ? out_pitch : in_pitch;
+    launch_column_fft(m, threads, src, src_pitch, out, out_pitch, cols, false, part_twiddles, stream, ColumnScaling{},
                       radix);
   } else {
     launch_column_fft(m, threads, in, in_pitch, out, out_pitch, cols, true, part_twiddles, stream, ColumnScaling{},
                       radix);
     register_pass(true, out, out_pitch);
   }
-}
-
-void launch_two_step_column_pass(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
-                                 bool inverse, const float2* part_twiddles, cudaStream_t stream) {
-  if (!two_step_column_fft_supports(lines) || two_step_radix(lines) != kAzimuthFirstStepRadix)
-    throw Error("two-step column pass: lines must be 16 x a power of two in 256..512 or 16 x one of " +
-                odd_lengths_text() + ", not " + std::to_string(lines));
-  if (in == out) throw Error("two-step column pass: out of place only (its output rows interleave the groups)");
-  const int m = lines / kAzimuthFirstStepRadix;
-  const int threads = !fft::is_pow2(m) ? 512 : m <= 1024 ? 256 : 512;
-  ColumnScaling natural;
-  natural.out_interleave = kAzimuthFirstStepRadix;
-  launch_column_fft(m, threads, in, in_pitch, out, out_pitch, cols, inverse, part_twiddles, stream, natural,
-                    kAzimuthFirstStepRadix);
 }
 
 }  // namespace sarfuse::cuda
