@@ -124,7 +124,7 @@ AzimuthFft::~AzimuthFft() {
 void AzimuthFft::exec(const float2* in, float2* out, int direction) {
   if (part_twiddles_) {
     launch_two_step_column_fft(lines_, in, in_pitch_, out, out_pitch_, cols_, direction == CUFFT_INVERSE, twiddles_,
-                               part_twiddles_, stream_, 0, register_step_ || direction == CUFFT_INVERSE);
+                               part_twiddles_, stream_, 0, register_step_);
     return;
   }
   if (twiddles_) {
