@@ -1,6 +1,7 @@
 // Experiment (issue 20): pass 1 with the two-step azimuth FFT's 16-point step folded in
 // (range_spectrum_first_step_kernel: clusters of 16 lines, distributed shared memory) against pass 1
-// followed by the two-step FFT's own 16-point pass, both followed by the m-point column pass, at the
+// followed by the two-step FFT's own 16-point pass, each followed by the m-point column pass (into natural
+// order after the cluster pass: launch_two_step_column_pass), at the
 // RDA's shape (30000 x 6250 raw, range FFT 8192), in one process: each variant's passes alone and
 // together, the device-to-device copy of the same bytes, the two outputs compared.
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr \
@@ -18,6 +19,43 @@ bool own_fft_supports(int n) { return n >= 256 && n <= 16384 && (n & (n - 1)) ==
 using namespace sarfuse;
 using namespace sarfuse::cuda;
 
+// The same pass exchanging through L2 instead of distributed shared memory (as pass 3's inverse step
+// does): each block stores its line's spectrum to its own row, cluster barrier, then reads its share of
+// the columns of the 16 rows back (ld.global.cg) and stores the DFT in place.
+template <int N, int E = spectrum_row_elems<N, steps::Fp32Butterflies, steps::Fp32Rows>>
+__global__ void __launch_bounds__(N / E, row_pass_min_blocks<N, E>)
+    first_step_through_l2_kernel(const void* __restrict__ raw, int lines, int nr, const float2* __restrict__ filter,
+                                 const float2* __restrict__ tw, float2* __restrict__ out, const float2* __restrict__ az_tw) {
+  namespace cg = cooperative_groups;
+  constexpr int R = kAzimuthFirstStepRadix, T = N / E, kShare = N / R;
+  extern __shared__ __align__(32) C32 smem[];
+  const cg::cluster_group cluster = cg::this_cluster();
+  const int n1 = static_cast<int>(cluster.block_rank()), n2 = static_cast<int>(blockIdx.x) / R, m = lines / R;
+  const int tid = static_cast<int>(threadIdx.x);
+  __shared__ C32 step_tw[R];
+  if (tid < R) step_tw[tid] = fft::to_c32(__ldg(az_tw + n2 * tid));
+  C32 v[E];
+  steps::load_raw_line<N, SampleType::complex64>(v, raw, n1 * m + n2, nr, tid, true);
+  steps::prefetch_ahead_l2<N, E>(raw, n1 * m + n2, lines, static_cast<std::size_t>(nr) * 8, tid, steps::kPrefetchBlocks / R);
+  steps::Fp32Butterflies::forward<N, E>(v, smem, tw, tid);
+  steps::multiply_by_filter<N>(v, filter, tid);
+  float2* own = out + (static_cast<std::size_t>(n1) * m + n2) * N;
+#pragma unroll
+  for (int q = 0; q < E; ++q) own[tid + q * T] = fft::to_float2(v[q]);
+  cluster.sync();
+  for (int col = n1 * kShare + tid; col < (n1 + 1) * kShare; col += T) {
+    C32 x[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) x[k] = fft::to_c32(__ldcg(out + (static_cast<std::size_t>(k) * m + n2) * N + col));
+    fft::dft<R>(x);
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      const C32 y = k == 0 ? x[0] : x[k] * steps::load_shared_in_order(step_tw + k);
+      steps::store_in_order(out + (static_cast<std::size_t>(k) * m + n2) * N + col, y);
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   constexpr int N = 8192;
   const int lines = argc > 1 ? std::atoi(argv[1]) : 30000, nr = argc > 2 ? std::atoi(argv[2]) : 6250;
@@ -27,11 +65,12 @@ int main(int argc, char** argv) {
   std::normal_distribution<float> g;
   for (auto& v : x) v = make_float2(g(rng), g(rng));
   for (auto& v : h) v = make_float2(g(rng), g(rng));
-  float2 *raw, *filter, *a, *b, *tw, *az_tw, *part_tw;
+  float2 *raw, *filter, *a, *b, *c, *tw, *az_tw, *part_tw;
   CK(cudaMalloc(&raw, raw_n * 8));
   CK(cudaMalloc(&filter, N * 8));
   CK(cudaMalloc(&a, work_n * 8));
   CK(cudaMalloc(&b, work_n * 8));
+  CK(cudaMalloc(&c, work_n * 8));
   CK(cudaMemcpy(raw, x.data(), raw_n * 8, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(filter, h.data(), N * 8, cudaMemcpyHostToDevice));
   tw = device_twiddle_table(N);
@@ -60,7 +99,14 @@ int main(int argc, char** argv) {
   auto pass1 = [&] { launch_range_spectrum_sized<N>(SampleType::complex64, raw, lines, nr, filter, tw, a, nullptr, false); };
   auto both_steps = [&] { launch_two_step_column_fft(lines, a, N, a, N, N, false, az_tw, part_tw, nullptr); };
   auto first = [&] { launch_range_spectrum_first_step_sized<N>(SampleType::complex64, raw, lines, nr, filter, tw, az_tw, b, nullptr); };
-  auto column_only = [&] { launch_two_step_column_fft(lines, b, N, b, N, N, false, az_tw, part_tw, nullptr, 0, false); };
+  auto column_only = [&] { launch_two_step_column_pass(lines, b, N, c, N, N, part_tw, nullptr); };
+  auto first_l2 = [&] {
+    const auto kernel = &first_step_through_l2_kernel<N>;
+    cudaLaunchAttribute attr{};
+    const cudaLaunchConfig_t config = first_step_config<N, SampleType::complex64>(reinterpret_cast<const void*>(kernel), lines, nullptr, attr);
+    CK(cudaLaunchKernelEx(&config, kernel, static_cast<const void*>(raw), lines, nr, static_cast<const float2*>(filter),
+                          static_cast<const float2*>(tw), b, static_cast<const float2*>(az_tw)));
+  };
   for (int round = 0; round < 2; ++round) {
     const double t_pass1 = tm.median_ms(pass1, 20), t_first = tm.median_ms(first, 20);
     const double t_sep = tm.median_ms([&] { pass1(); both_steps(); }, 20);
@@ -69,6 +115,8 @@ int main(int argc, char** argv) {
     std::printf("round %d: pass 1 %.4f ms | pass 1 + 16-point step (clusters) %.4f ms | pass 1, then two-step forward %.4f ms "
                 "| clusters, then column pass %.4f ms (column pass alone %.4f) | %.3fx\n",
                 round, t_pass1, t_first, t_sep, t_fused, t_col, t_sep / t_fused);
+    const double t_l2 = tm.median_ms(first_l2, 20);
+    std::printf("         the same through L2 instead of distributed shared memory: %.4f ms\n", t_l2);
   }
   CK(cudaMemset(a, 0xff, work_n * 8));
   CK(cudaMemset(b, 0xff, work_n * 8));
@@ -77,17 +125,28 @@ int main(int argc, char** argv) {
   first();
   column_only();
   CK(cudaDeviceSynchronize());
-  std::vector<float2> ha(work_n), hb(work_n);
+  std::vector<float2> ha(work_n), hb(work_n), hl(work_n);
+  CK(cudaMemset(b, 0xff, work_n * 8));
+  first_l2();
+  CK(cudaMemcpy(hl.data(), b, work_n * 8, cudaMemcpyDeviceToHost));
+  first();
+  CK(cudaDeviceSynchronize());
   CK(cudaMemcpy(ha.data(), a, work_n * 8, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(hb.data(), b, work_n * 8, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(hb.data(), c, work_n * 8, cudaMemcpyDeviceToHost));
   double num = 0, den = 0;
   std::size_t identical = 0;
-  for (std::size_t i = 0; i < work_n; ++i) {
-    const double dx = ha[i].x - hb[i].x, dy = ha[i].y - hb[i].y;
+  for (std::size_t i = 0; i < work_n; ++i) {  // the separate passes' row r holds natural row two_step_spectrum_bin(r)
+    const std::size_t r = i / N, j = static_cast<std::size_t>(two_step_spectrum_bin(static_cast<int>(r), lines)) * N + i % N;
+    const double dx = ha[i].x - hb[j].x, dy = ha[i].y - hb[j].y;
     num += dx * dx + dy * dy;
     den += static_cast<double>(ha[i].x) * ha[i].x + static_cast<double>(ha[i].y) * ha[i].y;
-    identical += ha[i].x == hb[i].x && ha[i].y == hb[i].y;
+    identical += ha[i].x == hb[j].x && ha[i].y == hb[j].y;
   }
   std::printf("outputs: relative L2 difference %.3e, %.1f %% bit-identical\n", std::sqrt(num / den), 100.0 * identical / work_n);
+  std::vector<float2> hf(work_n);
+  CK(cudaMemcpy(hf.data(), b, work_n * 8, cudaMemcpyDeviceToHost));
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < work_n; ++i) same += hf[i].x == hl[i].x && hf[i].y == hl[i].y;
+  std::printf("through L2 vs distributed shared memory: %.1f %% bit-identical\n", 100.0 * same / work_n);
   return 0;
 }

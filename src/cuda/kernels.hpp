@@ -44,9 +44,8 @@ void launch_range_spectrum(int nfft, SampleType type, const void* raw, int lines
                            const float2* twiddles, float2* out, cudaStream_t stream, bool tensor = false);
 // Pass 1 with the two-step azimuth FFT's first step folded in (FP32 butterflies; lines = 16 m, the
 // two-step FFT at radix 16): the spectrum x H leaves as launch_two_step_column_fft's 16-point step leaves
-// it, so the forward azimuth FFT is its column pass alone (register_step = false). One cluster of 16
-// blocks per 16 lines m apart, exchanging through distributed shared memory. az_twiddles:
-// fft_twiddle_table(lines).
+// it, so the forward azimuth FFT is launch_two_step_column_pass alone. One cluster of 16 blocks per 16
+// lines m apart, exchanging through distributed shared memory. az_twiddles: fft_twiddle_table(lines).
 constexpr int kAzimuthFirstStepRadix = 16;
 // Whether a cluster of 16 of that pass's blocks fits on the current device (a non-portable cluster
 // size: the GPU's partitioning decides).
@@ -91,6 +90,10 @@ struct ColumnScaling {
   int twiddle_n = 0;
   float twiddle_sign = -1.0f;
   bool half_math = false;  // FP16 input: the butterflies in FP16 arithmetic (--precision fp16)
+  // groups > 1: 0, group g's rows lie at g lines + r; R, at r R + g (the two-step FFT's column pass
+  // leaving, or taking, the spectrum in natural order).
+  int in_interleave = 0;
+  int out_interleave = 0;
 };
 
 // Batched FFTs down `cols` columns of a row-major array of `lines` rows (a power of two 256..16384),
@@ -116,15 +119,25 @@ void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, f
 // treats each row by its Doppler bin only needs its table permuted alike. twiddles: fft_twiddle_table
 // (lines); part_twiddles: fft_twiddle_table(two_step_part_lines(lines)). In place allowed.
 // part_threads: the m-point pass's threads a block (256, 512 or 1024; 0: the measured default).
-// register_step = false (forward only): `in` already holds the R-point step's output (pass 1 made it,
-// launch_range_spectrum_first_step), so only the column pass runs.
 constexpr int kTwoStepRadix32Lines = 8192;
 bool two_step_column_fft_supports(int lines);
 int two_step_spectrum_bin(int row, int lines);  // the frequency bin the forward leaves at `row`
 int two_step_part_lines(int lines);              // m: the column pass's length
 void launch_two_step_column_fft(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
                                 bool inverse, const float2* twiddles, const float2* part_twiddles, cudaStream_t stream,
-                                int part_threads = 0, bool register_step = true);
+                                int part_threads = 0);
+// The RDA's two-step FFT with the spectrum in natural order (R = 16), so pass 3 reads Doppler rows
+// in place and in order:
+//   forward, the column pass alone (pass 1 made the R-point step, launch_range_spectrum_first_step):
+//            rows k1 m + n2 -> m-point FFT over n2 -> X[k1 + R k2] at row k1 + R k2 of `out`;
+//   inverse, X[k1 + R k2] at row k1 + R k2 of `in` -> m-point inverse FFT over k2 into rows k1 m + k2
+//            of `out` -> the R-point step in place on `out` -> natural order.
+// Out of place only (one side's rows interleave the groups).
+void launch_two_step_column_pass(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
+                                 const float2* part_twiddles, cudaStream_t stream);
+void launch_two_step_inverse_from_natural(int lines, const float2* in, int in_pitch, float2* out, int out_pitch,
+                                          int cols, const float2* twiddles, const float2* part_twiddles,
+                                          cudaStream_t stream);
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, __half2* out, int out_pitch, int cols,
                        bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream);
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, float2* out, int out_pitch, int cols,

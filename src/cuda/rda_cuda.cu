@@ -96,7 +96,7 @@ AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, ColumnK
 
 AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, TwoStep two_step, cudaStream_t stream)
     : lines_(lines), cols_(cols), in_pitch_(in_pitch), out_pitch_(out_pitch), stream_(stream),
-      twiddles_(two_step.twiddles), part_twiddles_(two_step.part_twiddles), register_step_(two_step.register_step) {
+      twiddles_(two_step.twiddles), part_twiddles_(two_step.part_twiddles), natural_spectrum_(two_step.natural_spectrum) {
   if (!two_step_column_fft_supports(lines))
     throw Error("azimuth FFT: the two-step column FFT takes 16 or 32 x a power of two in 256..4096 lines, not " +
                 std::to_string(lines));
@@ -106,7 +106,7 @@ AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, TwoStep
 AzimuthFft& AzimuthFft::operator=(AzimuthFft&& o) noexcept {
   std::swap(twiddles_, o.twiddles_);
   std::swap(part_twiddles_, o.part_twiddles_);
-  std::swap(register_step_, o.register_step_);
+  std::swap(natural_spectrum_, o.natural_spectrum_);
   std::swap(plan_, o.plan_);
   std::swap(lines_, o.lines_);
   std::swap(cols_, o.cols_);
@@ -122,9 +122,17 @@ AzimuthFft::~AzimuthFft() {
 }
 
 void AzimuthFft::exec(const float2* in, float2* out, int direction) {
+  if (natural_spectrum_) {
+    if (direction == CUFFT_INVERSE)
+      launch_two_step_inverse_from_natural(lines_, in, in_pitch_, out, out_pitch_, cols_, twiddles_, part_twiddles_,
+                                           stream_);
+    else
+      launch_two_step_column_pass(lines_, in, in_pitch_, out, out_pitch_, cols_, part_twiddles_, stream_);
+    return;
+  }
   if (part_twiddles_) {
     launch_two_step_column_fft(lines_, in, in_pitch_, out, out_pitch_, cols_, direction == CUFFT_INVERSE, twiddles_,
-                               part_twiddles_, stream_, 0, register_step_);
+                               part_twiddles_, stream_);
     return;
   }
   if (twiddles_) {
@@ -171,6 +179,10 @@ std::size_t CudaRda::required_device_bytes(std::size_t lines, std::size_t sample
   const bool two_step_only = own_rows && o.fft_planning == FftPlanning::estimate && lines >= kTwoStepMinLines &&
                              two_step_column_fft_supports(static_cast<int>(lines));
   if (!is_power_of_two(static_cast<int>(lines)) && !two_step_only) bytes += work * c8;
+  // The two-step FFT at radix 16 with its forward 16-point step in pass 1: pass 1's own output array.
+  if (own_rows && two_step_column_fft_supports(static_cast<int>(lines)) &&
+      static_cast<int>(lines) / two_step_part_lines(static_cast<int>(lines)) == kAzimuthFirstStepRadix)
+    bytes += work * c8;
   if (o.pipeline == Pipeline::vkfft_conv) bytes += work * c8;         // VkFFT's kernel, one per line
   bytes += nfft * c8 * 2 + lines * sizeof(core::DopplerRow) + (1 << 20);  // filter, twiddles, rows, sinc
   bytes += samples * sizeof(float) + (core::AzimuthFilter::kWindowIntervals + 1) * sizeof(float);  // band
@@ -294,34 +306,37 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   SARFUSE_CUDA(cudaMemsetAsync(work_.get(), 0x3F, work_.bytes(), stream_));  // finite data to time on
   const AzimuthEngine engine = choose_azimuth_engine(a, n);
   // The forward's 16-point step moves into pass 1 where the two-step FFT runs at radix 16 and a cluster
-  // of 16 pass-1 blocks fits (FP32 butterflies).
-  first_step_in_pass1_ = engine == AzimuthEngine::two_step && a / two_step_part_lines(a) == kAzimuthFirstStepRadix &&
-                         !tensor_ && range_spectrum_first_step_fits(n);
-  if (first_step_in_pass1_) notes += "pass 1 makes the azimuth FFT's 16-point step (clusters of 16 lines)\n";
-  auto azimuth = [&](int cols, int in_pitch, int out_pitch, bool forward) {
+  // of 16 pass-1 blocks fits (FP32 butterflies); the spectrum is then in natural order.
+  natural_spectrum_ = engine == AzimuthEngine::two_step && a / two_step_part_lines(a) == kAzimuthFirstStepRadix &&
+                      !tensor_ && range_spectrum_first_step_fits(n);
+  if (natural_spectrum_) {
+    notes += "pass 1 makes the azimuth FFT's 16-point step (clusters of 16 lines)\n";
+    first_step_.resize(lines * nfft);
+  }
+  auto azimuth = [&](int cols, int in_pitch, int out_pitch) {
     switch (engine) {
       case AzimuthEngine::two_step:
         return AzimuthFft(a, cols, in_pitch, out_pitch,
-                          AzimuthFft::TwoStep{az_twiddles_.get(), az_part_twiddles_.get(), !(forward && first_step_in_pass1_)},
-                          stream_);
+                          AzimuthFft::TwoStep{az_twiddles_.get(), az_part_twiddles_.get(), natural_spectrum_}, stream_);
       case AzimuthEngine::own_columns:
         return AzimuthFft(a, cols, in_pitch, out_pitch, AzimuthFft::ColumnKernel{az_twiddles_.get()}, stream_);
       default: return AzimuthFft(a, cols, in_pitch, out_pitch, az_scratch_.get(), stream_);
     }
   };
   if (engine != AzimuthEngine::cufft_strided && az_twiddles_.size() == 0) upload(az_twiddles_, fft_twiddle_table(a));
-  if (engine == AzimuthEngine::two_step) {  // pass 3 finds each Doppler row where the forward left it
-    if (az_part_twiddles_.size() == 0) upload(az_part_twiddles_, fft_twiddle_table(two_step_part_lines(a)));
+  if (engine == AzimuthEngine::two_step && az_part_twiddles_.size() == 0)
+    upload(az_part_twiddles_, fft_twiddle_table(two_step_part_lines(a)));
+  if (engine == AzimuthEngine::two_step && !natural_spectrum_) {  // pass 3 finds each Doppler row where the forward left it
     std::vector<core::DopplerRow> permuted(az.rows.size());
     for (int r = 0; r < a; ++r) permuted[r] = az.rows[two_step_spectrum_bin(r, a)];
     upload(rows_, permuted);
   }
-  az_fwd_ = azimuth(n, n, n, true);
+  az_fwd_ = azimuth(n, n, n);
   if (options.pipeline == Pipeline::fused && !range_by_cufft_) {
-    az_inv_ = azimuth(c, n, c, false);
+    az_inv_ = azimuth(c, n, c);
   } else {
     tmp_.resize(lines * samples);
-    az_inv_ = azimuth(c, c, c, false);
+    az_inv_ = azimuth(c, c, c);
     if (options.pipeline == Pipeline::cufft_callback) {
       callback_info_.resize(2);
       rg_fwd_ = make_filter_callback_plan(n, a, filter_.get(), callback_info_.get(), stream_);
@@ -446,7 +461,7 @@ CudaRda::~CudaRda() {
 }
 
 std::size_t CudaRda::device_bytes() const {
-  return raw_.bytes() + work_.bytes() + out_.bytes() + tmp_.bytes() + az_scratch_.bytes() + filter_.bytes() + twiddles_.bytes() +
+  return raw_.bytes() + work_.bytes() + first_step_.bytes() + out_.bytes() + tmp_.bytes() + az_scratch_.bytes() + filter_.bytes() + twiddles_.bytes() +
          rows_.bytes() + sinc_.bytes() + column_shift_.bytes() + window_.bytes() + row_factor1_.bytes() +
          row_factor3_.bytes() + spectrum_max_.bytes() + az_twiddles_.bytes();
 }
@@ -461,16 +476,15 @@ void CudaRda::run_fused(SampleType type, const void* d_raw, float2* d_out) {
   const int n = static_cast<int>(nfft), a = static_cast<int>(lines), c = static_cast<int>(samples);
   const double df = radar.range_sampling_rate_hz / static_cast<double>(nfft);
   SARFUSE_CUDA(cudaEventRecord(ev_[0], stream_));
-  if (first_step_in_pass1_)
-    launch_range_spectrum_first_step(n, type, d_raw, a, c, filter_.get(), twiddles_.get(), az_twiddles_.get(), work_.get(),
-                                     stream_);
+  if (natural_spectrum_)
+    launch_range_spectrum_first_step(n, type, d_raw, a, c, filter_.get(), twiddles_.get(), az_twiddles_.get(),
+                                     first_step_.get(), stream_);
   else
     launch_range_spectrum(n, type, d_raw, a, c, filter_.get(), twiddles_.get(), work_.get(), stream_, tensor_);
   SARFUSE_CUDA(cudaEventRecord(ev_[1], stream_));
-  az_fwd_.exec(work_.get(), work_.get(), CUFFT_FORWARD);
+  az_fwd_.exec(natural_spectrum_ ? first_step_.get() : work_.get(), work_.get(), CUFFT_FORWARD);
   SARFUSE_CUDA(cudaEventRecord(ev_[2], stream_));
-  launch_range_doppler_rows(n, work_.get(), a, c, rows_.get(), df, sinc(), band(),
-                            twiddles_.get(), stream_, tensor_);
+  launch_range_doppler_rows(n, work_.get(), a, c, rows_.get(), df, sinc(), band(), twiddles_.get(), stream_, tensor_);
   SARFUSE_CUDA(cudaEventRecord(ev_[3], stream_));
   az_inv_.exec(work_.get(), d_out, CUFFT_INVERSE);
   SARFUSE_CUDA(cudaEventRecord(ev_[4], stream_));

@@ -38,12 +38,13 @@ class AzimuthFft {
   // The two-step column FFT (lines 16 or 32 x a power of two 256..4096); twiddles: fft_twiddle_table(lines),
   // part_twiddles: fft_twiddle_table(two_step_part_lines(lines)), owned by the caller. The forward's rows come out in
   // two_step_spectrum_bin order, which the inverse takes.
-  // register_step false: the forward's input already holds the 16-point step's output (pass 1 made it,
-  // launch_range_spectrum_first_step), so the forward is the column pass alone.
   struct TwoStep {
     const float2* twiddles;
     const float2* part_twiddles;
-    bool register_step = true;
+    // Radix 16: the forward's input holds pass 1's 16-point step (launch_range_spectrum_first_step) and the forward is
+    // launch_two_step_column_pass alone; the spectrum is in natural order, which the inverse takes
+    // (launch_two_step_inverse_from_natural). Out of place.
+    bool natural_spectrum = false;
   };
   AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, TwoStep two_step, cudaStream_t stream);
   AzimuthFft(const AzimuthFft&) = delete;
@@ -66,7 +67,7 @@ class AzimuthFft {
   cudaStream_t stream_ = nullptr;
   const float2* twiddles_ = nullptr;       // own column kernel, two-step
   const float2* part_twiddles_ = nullptr;  // two-step
-  bool register_step_ = true;              // two-step
+  bool natural_spectrum_ = false;          // two-step
 };
 
 class CudaRda final : public PlanImpl {
@@ -140,7 +141,7 @@ class CudaRda final : public PlanImpl {
   cufftHandle rg_fwd_ = 0, rg_inv_ = 0;
   bool have_rg_plans_ = false;
   DeviceBuffer<std::byte> raw_;
-  DeviceBuffer<float2> work_, out_, tmp_, filter_, twiddles_, az_scratch_;
+  DeviceBuffer<float2> work_, out_, tmp_, filter_, twiddles_, az_scratch_, first_step_;
   DeviceBuffer<core::DopplerRow> rows_;
   DeviceBuffer<unsigned long long> callback_info_;  // cufft-callback: the LTO callback's arguments
   DeviceBuffer<float> sinc_;
@@ -148,8 +149,9 @@ class CudaRda final : public PlanImpl {
   // component (float bits), the twiddles of the azimuth (column) FFT.
   bool fp16_storage_ = false;  // fp16-storage and fp16
   bool tensor_ = false;        // tf32x3
-  // Pass 1 makes the two-step azimuth FFT's 16-point step (launch_range_spectrum_first_step).
-  bool first_step_in_pass1_ = false;
+  // Pass 1 makes the two-step azimuth FFT's 16-point step into first_step_; the forward column pass takes it to
+  // work_ in natural order (AzimuthFft::TwoStep::natural_spectrum).
+  bool natural_spectrum_ = false;
   bool half_math_ = false;     // fp16: the FFTs' butterflies in FP16 arithmetic
   int column_threads_ = 512;
   DeviceBuffer<float> row_factor1_, row_factor3_;

@@ -78,10 +78,10 @@ TEST(CudaAzimuth, TwoStepColumnsAgreeWithFloat64InTheirRowOrderAndInvert) {
 }
 
 // Pass 1 with the two-step FFT's 16-point step folded in (clusters of 16 lines exchanging through
-// distributed shared memory): its output, through the column pass alone, against float64 (random
-// lines zero-padded to the range FFT, x a random filter, FFT down the columns, rows in the two-step
-// order) and against pass 1 followed by the two-step FFT's own 16-point pass; int16 samples at the odd
-// column length.
+// distributed shared memory), then the column pass alone into natural order
+// (launch_two_step_column_pass): against float64 (random lines zero-padded to the range FFT, x a random
+// filter, FFT down the columns) and against pass 1 followed by the whole two-step FFT (its rows in
+// two_step_spectrum_bin order); int16 samples at the odd column length.
 TEST(CudaAzimuth, FirstStepInPass1AgreesWithFloat64AndTheSeparatePass) {
   REQUIRE_GPU();
   const int nfft = 4096, nr = 3000;
@@ -124,34 +124,79 @@ TEST(CudaAzimuth, FirstStepInPass1AgreesWithFloat64AndTheSeparatePass) {
     auto d_h = to_device(to_f2(h));
     auto tw = to_device(cuda::fft_twiddle_table(nfft)), az_tw = to_device(cuda::fft_twiddle_table(lines));
     auto part = to_device(cuda::fft_twiddle_table(cuda::two_step_part_lines(lines)));
-    DeviceBuffer<float2> fused(static_cast<std::size_t>(lines) * nfft), separate(fused.size());
-    poison(fused);
+    DeviceBuffer<float2> first(static_cast<std::size_t>(lines) * nfft), natural(first.size()), separate(first.size());
+    poison(first);
+    poison(natural);
     poison(separate);
-    cuda::launch_range_spectrum_first_step(nfft, type, d_raw.get(), lines, nr, d_h.get(), tw.get(), az_tw.get(), fused.get(),
+    cuda::launch_range_spectrum_first_step(nfft, type, d_raw.get(), lines, nr, d_h.get(), tw.get(), az_tw.get(), first.get(),
                                            nullptr);
-    cuda::launch_two_step_column_fft(lines, fused.get(), nfft, fused.get(), nfft, nfft, false, az_tw.get(), part.get(), nullptr,
-                                     0, false);
+    cuda::launch_two_step_column_pass(lines, first.get(), nfft, natural.get(), nfft, nfft, part.get(), nullptr);
     cuda::launch_range_spectrum(nfft, type, d_raw.get(), lines, nr, d_h.get(), tw.get(), separate.get(), nullptr);
     cuda::launch_two_step_column_fft(lines, separate.get(), nfft, separate.get(), nfft, nfft, false, az_tw.get(), part.get(),
                                      nullptr);
     SARFUSE_CUDA(cudaDeviceSynchronize());
-    const auto a = to_host(fused), b = to_host(separate);
-    expect_all_finite(a, "first step in pass 1");
-    std::vector<std::complex<double>> got, want, other;
+    const auto a = to_host(natural), b = to_host(separate);
+    expect_all_finite(a, "first step in pass 1, then the column pass");
+    std::vector<std::complex<double>> got, want, all_a, all_b;
     for (int r = 0; r < lines; ++r) {
-      const int bin = cuda::two_step_spectrum_bin(r, lines);
       for (std::size_t c = 0; c < cols.size(); ++c) {
-        const float2 g = a[static_cast<std::size_t>(r) * nfft + cols[c]], o = b[static_cast<std::size_t>(r) * nfft + cols[c]];
+        const float2 g = a[static_cast<std::size_t>(r) * nfft + cols[c]];
         got.emplace_back(g.x, g.y);
-        other.emplace_back(o.x, o.y);
-        want.push_back(ref[c][bin]);
+        want.push_back(ref[c][r]);
+      }
+      const int bin = cuda::two_step_spectrum_bin(r, lines);
+      for (int c = 0; c < nfft; ++c) {
+        const float2 g = a[static_cast<std::size_t>(bin) * nfft + c], o = b[static_cast<std::size_t>(r) * nfft + c];
+        all_a.emplace_back(g.x, g.y);
+        all_b.emplace_back(o.x, o.y);
       }
     }
-    std::vector<std::complex<double>> all_a(a.size()), all_b(b.size());
-    for (std::size_t i = 0; i < a.size(); ++i) all_a[i] = {a[i].x, a[i].y}, all_b[i] = {b[i].x, b[i].y};
     const double e = test::rel_l2(got, want), d = test::rel_l2(all_a, all_b);
-    std::printf("first step in pass 1, %d lines: relative L2 vs float64 %.3e, vs the separate pass %.3e\n", lines, e, d);
+    std::printf("first step in pass 1, %d lines: relative L2 vs float64 %.3e, vs the separate passes %.3e\n", lines, e, d);
     EXPECT_LT(e, 2e-6);
     EXPECT_LT(d, 1e-6);
+    EXPECT_THROW(cuda::launch_two_step_column_pass(lines, natural.get(), nfft, natural.get(), nfft, nfft, part.get(), nullptr),
+                 Error);  // in place: the interleaved output rows would overwrite unread input
+  }
+}
+
+// The inverse that takes the spectrum in natural order (the RDA's pass 4 after pass 1's 16-point step):
+// random rows at pitch 512, 300 columns out at pitch 300, against the float64 inverse DFT of each checked
+// column; the odd column length (30000 = 16 x 1875) and a power of two.
+TEST(CudaAzimuth, TwoStepInverseFromNaturalOrderAgreesWithFloat64) {
+  REQUIRE_GPU();
+  const int pitch = 512, cols = 300;
+  for (int lines : {4096, 30000}) {
+    SCOPED_TRACE(std::to_string(lines) + " lines");
+    const auto x = test::random_complex(static_cast<std::size_t>(lines) * pitch, 50 + lines);
+    auto d_x = to_device(to_f2(x));
+    auto tw = to_device(cuda::fft_twiddle_table(lines));
+    auto part = to_device(cuda::fft_twiddle_table(cuda::two_step_part_lines(lines)));
+    DeviceBuffer<float2> out(static_cast<std::size_t>(lines) * cols);
+    poison(out);
+    cuda::launch_two_step_inverse_from_natural(lines, d_x.get(), pitch, out.get(), cols, cols, tw.get(), part.get(), nullptr);
+    SARFUSE_CUDA(cudaDeviceSynchronize());
+    const auto y = to_host(out);
+    expect_all_finite(y, "two-step inverse from natural order");
+    std::vector<std::complex<double>> got, want, col(lines), inv(lines);
+    core::FftPlan<double> plan({lines}, core::FftDirection::inverse, col.data(), inv.data(), FftPlanning::estimate);
+    for (int c : {0, 1, 31, 32, 150, cols - 1}) {
+      for (int r = 0; r < lines; ++r) {
+        const auto v = std::complex<float>(x[static_cast<std::size_t>(r) * pitch + c]);
+        col[r] = {v.real(), v.imag()};
+      }
+      plan.execute(col.data(), inv.data());  // unnormalised, as the GPU's
+      for (int r = 0; r < lines; ++r) {
+        const float2 g = y[static_cast<std::size_t>(r) * cols + c];
+        got.emplace_back(g.x, g.y);
+        want.push_back(inv[r]);
+      }
+    }
+    const double e = test::rel_l2(got, want);
+    std::printf("two-step inverse from natural order, %d lines: relative L2 vs float64 %.3e\n", lines, e);
+    EXPECT_LT(e, 2e-6);
+    EXPECT_THROW(cuda::launch_two_step_inverse_from_natural(lines, d_x.get(), pitch, d_x.get(), pitch, cols, tw.get(),
+                                                            part.get(), nullptr),
+                 Error);  // in place: the grouped output rows would overwrite unread input
   }
 }

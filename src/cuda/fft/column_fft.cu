@@ -45,15 +45,18 @@ __global__ void __launch_bounds__(ColumnShape<N, Threads, E>::cols * ColumnShape
   const int g = static_cast<int>(threadIdx.x) % S::cols, tid = static_cast<int>(threadIdx.x) / S::cols;
   const int col = static_cast<int>(blockIdx.x) * S::cols + g;
   const bool active = col < cols;
-  in += static_cast<std::size_t>(blockIdx.y) * N * in_pitch;
-  out += static_cast<std::size_t>(blockIdx.y) * N * out_pitch;
+  // Group y's rows: y N + r, or y + r R where interleaved by R.
+  in += static_cast<std::size_t>(blockIdx.y) * (scaling.in_interleave ? 1 : N) * in_pitch;
+  out += static_cast<std::size_t>(blockIdx.y) * (scaling.out_interleave ? 1 : N) * out_pitch;
+  const std::size_t in_row_pitch = static_cast<std::size_t>(in_pitch) * (scaling.in_interleave ? scaling.in_interleave : 1);
+  const std::size_t out_row_pitch = static_cast<std::size_t>(out_pitch) * (scaling.out_interleave ? scaling.out_interleave : 1);
   C32* s = smem + g * S::slots;
   C32 v[S::E];
 #pragma unroll
   for (int q = 0; q < S::E; ++q) {
     const int row = tid + q * S::T;
     const float f = scaling.in_row_factor ? __ldg(scaling.in_row_factor + row) : 1.0f;
-    const C32 x = active ? fft::load_scaled(in + static_cast<std::size_t>(row) * in_pitch + col, f) : C32{0.f, 0.f};
+    const C32 x = active ? fft::load_scaled(in + row * in_row_pitch + col, f) : C32{0.f, 0.f};
     v[q] = inverse ? fft::conj(x) : x;  // inverse = conj . forward . conj, unnormalised
   }
   if constexpr (HalfMath) {
@@ -83,7 +86,7 @@ __global__ void __launch_bounds__(ColumnShape<N, Threads, E>::cols * ColumnShape
       sincospif(scaling.twiddle_sign * 2.0f * static_cast<float>(m) / static_cast<float>(scaling.twiddle_n), &sn, &cs);
       y = y * C32{cs, sn};
     }
-    fft::store_scaled(out + static_cast<std::size_t>(row) * out_pitch + col, y, so);
+    fft::store_scaled(out + row * out_row_pitch + col, y, so);
   }
 }
 

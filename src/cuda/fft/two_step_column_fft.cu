@@ -7,7 +7,9 @@
 //                      read from the table (each one product: no chained rounding);
 //   the m-point pass:  the column-tile kernel (column_fft.cu) on the R groups of m consecutive rows,
 //                      several adjacent columns a block since m = lines / 16 <= 4096.
-// The output is left in the order the two passes make (see kernels.hpp), so no third pass sorts it.
+// The output is left in the order the two passes make (see kernels.hpp), so no third pass sorts it; in
+// the RDA at radix 16, pass 1 makes the forward's R-point step and the m-point pass reads or writes its
+// rows R apart, so the spectrum is in natural order at no extra pass (launch_two_step_column_pass).
 #include <cuda_runtime.h>
 
 #include <string>
@@ -76,6 +78,19 @@ std::string odd_lengths_text() {
   return t;
 }
 
+int check_natural_order(int lines, const float2* in, const float2* out, const char* what) {
+  if (!two_step_column_fft_supports(lines) || two_step_radix(lines) != kAzimuthFirstStepRadix)
+    throw Error(std::string(what) + ": lines must be 4096 (16 x 256) or 16 x one of " +
+                odd_lengths_text() + ", not " + std::to_string(lines));
+  if (in == out) throw Error(std::string(what) + ": out of place only (one side's rows interleave the groups)");
+  return lines / kAzimuthFirstStepRadix;
+}
+
+// The m-point pass's threads a block. Powers of two, 16 points a thread: 256 threads, two blocks a SM,
+// up to m = 1024 (64-88 % of the copy rate; 512 threads, one block: 58-81 %), 512 above (m = 2048: 54 %
+// against 36 %). Odd m, 15 points a thread: 512 (four 1875-point columns a block; docs/performance.md).
+int part_threads_for(int m) { return !fft::is_pow2(m) ? 512 : m <= 1024 ? 256 : 512; }
+
 }  // namespace
 
 bool two_step_column_fft_supports(int lines) {
@@ -92,33 +107,46 @@ int two_step_spectrum_bin(int row, int lines) {
 
 void launch_two_step_column_fft(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
                                 bool inverse, const float2* twiddles, const float2* part_twiddles, cudaStream_t stream,
-                                int part_threads, bool register_step) {
+                                int part_threads) {
   if (!two_step_column_fft_supports(lines))
     throw Error("two-step column FFT: lines must be 16 or 32 x a power of two in 256..4096, or 16 x one of " +
                 odd_lengths_text() + ", not " + std::to_string(lines));
   const int radix = two_step_radix(lines), m = lines / radix;
-  // Powers of two, 16 points a thread: 256 threads, two blocks a SM, up to m = 1024 (64-88 % of the
-  // copy rate; 512 threads, one block: 58-81 %), 512 above (m = 2048: 54 % against 36 %). Odd m, 15 points
-  // a thread: 512 (four 1875-point columns a block; docs/performance.md).
-  const int threads = part_threads != 0 ? part_threads : !fft::is_pow2(m) ? 512 : m <= 1024 ? 256 : 512;
+  const int threads = part_threads != 0 ? part_threads : part_threads_for(m);
   auto register_pass = [&](bool inv, const float2* src, int src_pitch) {
     if (radix == 32) launch_radix_columns<32>(inv, src, src_pitch, out, out_pitch, cols, m, twiddles, stream);
     else launch_radix_columns<16>(inv, src, src_pitch, out, out_pitch, cols, m, twiddles, stream);
   };
   // The first pass goes from `in` to `out`, the second works in place on `out`.
-  if (!register_step && (inverse || radix != kAzimuthFirstStepRadix))
-    throw Error("two-step column FFT: only the forward at radix 16 runs without its register step");
   if (!inverse) {
-    if (register_step) register_pass(false, in, in_pitch);
-    const float2* src = register_step ? out : in;
-    const int src_pitch = register_step ? out_pitch : in_pitch;
-    launch_column_fft(m, threads, src, src_pitch, out, out_pitch, cols, false, part_twiddles, stream, ColumnScaling{},
+    register_pass(false, in, in_pitch);
+    launch_column_fft(m, threads, out, out_pitch, out, out_pitch, cols, false, part_twiddles, stream, ColumnScaling{},
                       radix);
   } else {
     launch_column_fft(m, threads, in, in_pitch, out, out_pitch, cols, true, part_twiddles, stream, ColumnScaling{},
                       radix);
     register_pass(true, out, out_pitch);
   }
+}
+
+void launch_two_step_column_pass(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
+                                 const float2* part_twiddles, cudaStream_t stream) {
+  const int m = check_natural_order(lines, in, out, "two-step column pass");
+  ColumnScaling natural;
+  natural.out_interleave = kAzimuthFirstStepRadix;
+  launch_column_fft(m, part_threads_for(m), in, in_pitch, out, out_pitch, cols, false, part_twiddles, stream, natural,
+                    kAzimuthFirstStepRadix);
+}
+
+void launch_two_step_inverse_from_natural(int lines, const float2* in, int in_pitch, float2* out, int out_pitch,
+                                          int cols, const float2* twiddles, const float2* part_twiddles,
+                                          cudaStream_t stream) {
+  const int m = check_natural_order(lines, in, out, "two-step inverse from natural order");
+  ColumnScaling natural;
+  natural.in_interleave = kAzimuthFirstStepRadix;
+  launch_column_fft(m, part_threads_for(m), in, in_pitch, out, out_pitch, cols, true, part_twiddles, stream, natural,
+                    kAzimuthFirstStepRadix);
+  launch_radix_columns<kAzimuthFirstStepRadix>(true, out, out_pitch, out, out_pitch, cols, m, twiddles, stream);
 }
 
 }  // namespace sarfuse::cuda
