@@ -6,6 +6,9 @@
 //   column alone   that column pass at 256 / 512 / 1024 threads a block;
 //   register alone that register pass on the SLC;
 //   aligned SLC    the product with the SLC at a pitch rounded up to 4 columns (32-byte rows);
+//   1024 threads   the product's two passes with the column pass at 1024 threads (64-byte rows);
+//   via scratch    the column pass (1024 threads) into an aligned scratch, the register pass from it
+//                  into the SLC (out of place: the SLC's misaligned rows written once, never read);
 //   DIF order      the 16-point step first, in place on the work array (rows k2 + m k1: the natural
 //                  spectrum as it lies; DFT, then x exp(+2 pi i n1 k2 / lines)), then the column pass
 //                  from its groups into the SLC at rows n1 + 16 n2 (out_interleave): the SLC written once;
@@ -79,6 +82,12 @@ int main(int argc, char** argv) {
     s.out_interleave = 16;
     launch_column_fft(m, 512, work, pitch, slc2, cols, cols, true, part, nullptr, s, 16);
   };
+  auto two_passes = [&](int threads, float2* mid, int mid_pitch) {
+    ColumnScaling s;
+    s.in_interleave = 16;
+    launch_column_fft(m, threads, spec, pitch, mid, mid_pitch, cols, true, part, nullptr, s, 16);
+    launch_radix_columns<16>(true, mid, mid_pitch, slc2, cols, cols, m, tw, nullptr);
+  };
   for (int round = 0; round < 2; ++round) {
     const double t_prod = tm.median_ms([&] { product(slc, cols); }, 20);
     const double t_aligned = tm.median_ms([&] { product(slc2, aligned); }, 20);
@@ -87,9 +96,12 @@ int main(int argc, char** argv) {
     const double t_reg = tm.median_ms([&] { launch_radix_columns<16>(true, slc, cols, slc, cols, cols, m, tw, nullptr); }, 20);
     const double t_dif = tm.median_ms(dif, 20, restore);
     const double t_dif_step = tm.median_ms([&] { dif_step_kernel<<<dim3((cols + 255) / 256, m), 256>>>(work, pitch, cols, m, tw); }, 20, restore);
+    const double t_1024 = tm.median_ms([&] { two_passes(1024, slc2, cols); }, 20);
+    const double t_scratch = tm.median_ms([&] { two_passes(1024, work, aligned); }, 20);
     std::printf("round %d: product %.4f ms | aligned SLC %.4f | column pass alone 256 / 512 / 1024 threads %.4f / %.4f / %.4f "
                 "| register pass alone %.4f | DIF order %.4f (its step alone %.4f)\n",
                 round, t_prod, t_aligned, t256, t512, t1024, t_reg, t_dif, t_dif_step);
+    std::printf("         1024 threads %.4f ms | via aligned scratch %.4f ms\n", t_1024, t_scratch);
   }
   // Outputs: each variant's SLC against the product's.
   auto host = [&](const float2* d, int p) {
@@ -113,6 +125,12 @@ int main(int argc, char** argv) {
   CK(cudaMemset(slc2, 0xff, slc_n * 8));
   product(slc2, aligned);
   compare("aligned SLC", ref, host(slc2, aligned), aligned);
+  CK(cudaMemset(slc2, 0xff, slc_n * 8));
+  two_passes(1024, slc2, cols);
+  compare("1024 threads", ref, host(slc2, cols), cols);
+  CK(cudaMemset(slc2, 0xff, slc_n * 8));
+  two_passes(1024, work, aligned);
+  compare("via aligned scratch", ref, host(slc2, cols), cols);
   CK(cudaMemset(slc2, 0xff, slc_n * 8));
   restore();
   dif();
