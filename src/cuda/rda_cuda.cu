@@ -96,7 +96,8 @@ AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, ColumnK
 
 AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, TwoStep two_step, cudaStream_t stream)
     : lines_(lines), cols_(cols), in_pitch_(in_pitch), out_pitch_(out_pitch), stream_(stream),
-      twiddles_(two_step.twiddles), part_twiddles_(two_step.part_twiddles), natural_spectrum_(two_step.natural_spectrum) {
+      twiddles_(two_step.twiddles), part_twiddles_(two_step.part_twiddles),
+      natural_spectrum_(two_step.natural_spectrum) {
   if (!two_step_column_fft_supports(lines))
     throw Error("azimuth FFT: the two-step column FFT takes 16 or 32 x a power of two in 256..4096 lines, not " +
                 std::to_string(lines));
@@ -326,7 +327,8 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
   if (engine != AzimuthEngine::cufft_strided && az_twiddles_.size() == 0) upload(az_twiddles_, fft_twiddle_table(a));
   if (engine == AzimuthEngine::two_step && az_part_twiddles_.size() == 0)
     upload(az_part_twiddles_, fft_twiddle_table(two_step_part_lines(a)));
-  if (engine == AzimuthEngine::two_step && !natural_spectrum_) {  // pass 3 finds each Doppler row where the forward left it
+  // Pass 3 finds each Doppler row where the forward left it.
+  if (engine == AzimuthEngine::two_step && !natural_spectrum_) {
     std::vector<core::DopplerRow> permuted(az.rows.size());
     for (int r = 0; r < a; ++r) permuted[r] = az.rows[two_step_spectrum_bin(r, a)];
     upload(rows_, permuted);
@@ -461,9 +463,9 @@ CudaRda::~CudaRda() {
 }
 
 std::size_t CudaRda::device_bytes() const {
-  return raw_.bytes() + work_.bytes() + first_step_.bytes() + out_.bytes() + tmp_.bytes() + az_scratch_.bytes() + filter_.bytes() + twiddles_.bytes() +
-         rows_.bytes() + sinc_.bytes() + column_shift_.bytes() + window_.bytes() + row_factor1_.bytes() +
-         row_factor3_.bytes() + spectrum_max_.bytes() + az_twiddles_.bytes();
+  return raw_.bytes() + work_.bytes() + first_step_.bytes() + out_.bytes() + tmp_.bytes() + az_scratch_.bytes() +
+         filter_.bytes() + twiddles_.bytes() + rows_.bytes() + sinc_.bytes() + column_shift_.bytes() + window_.bytes() +
+         row_factor1_.bytes() + row_factor3_.bytes() + spectrum_max_.bytes() + az_twiddles_.bytes();
 }
 
 void CudaRda::run(SampleType type, const void* d_raw, float2* d_out) {

@@ -9,6 +9,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <type_traits>
 
 #include "cuda/check.hpp"
@@ -46,10 +47,11 @@ __global__ void __launch_bounds__(ColumnShape<N, Threads, E>::cols * ColumnShape
   const int col = static_cast<int>(blockIdx.x) * S::cols + g;
   const bool active = col < cols;
   // Group y's rows: y N + r, or y + r R where interleaved by R.
-  in += static_cast<std::size_t>(blockIdx.y) * (scaling.in_interleave ? 1 : N) * in_pitch;
-  out += static_cast<std::size_t>(blockIdx.y) * (scaling.out_interleave ? 1 : N) * out_pitch;
-  const std::size_t in_row_pitch = static_cast<std::size_t>(in_pitch) * (scaling.in_interleave ? scaling.in_interleave : 1);
-  const std::size_t out_row_pitch = static_cast<std::size_t>(out_pitch) * (scaling.out_interleave ? scaling.out_interleave : 1);
+  const std::size_t group = blockIdx.y;
+  in += group * (scaling.in_interleave ? 1 : N) * in_pitch;
+  out += group * (scaling.out_interleave ? 1 : N) * out_pitch;
+  const std::size_t in_row_pitch = static_cast<std::size_t>(in_pitch) * std::max(scaling.in_interleave, 1);
+  const std::size_t out_row_pitch = static_cast<std::size_t>(out_pitch) * std::max(scaling.out_interleave, 1);
   C32* s = smem + g * S::slots;
   C32 v[S::E];
 #pragma unroll
