@@ -1,17 +1,20 @@
 // Experiment (issue 20): the RDA's pass 4 at 16 x m azimuth lines with the spectrum in natural order
-// (launch_two_step_inverse_from_natural: the m-point column pass reading rows 16 apart into the SLC,
-// then the 16-point register pass in place on the SLC) taken apart and against other orders, at the
-// shape of 30000 x 6250 (work array pitch 8192, SLC pitch = its columns), in one process:
-//   product        column pass (in_interleave) -> SLC, register pass in place on the SLC;
+// taken apart and against other orders, at the shape of 30000 x 6250 (work array pitch 8192, SLC pitch
+// = its columns), in one process:
+//   product        launch_two_step_inverse_from_natural as it stands (since stop 54: the column pass at
+//                  1024 threads into an aligned scratch, the register pass from it into the SLC);
 //   column alone   that column pass at 256 / 512 / 1024 threads a block;
 //   register alone that register pass on the SLC;
 //   aligned SLC    the product with the SLC at a pitch rounded up to 4 columns (32-byte rows);
-//   1024 threads   the product's two passes with the column pass at 1024 threads (64-byte rows);
+//   1024 threads   the stop-53 order: the column pass at 1024 threads into the SLC, the register pass
+//                  in place there;
 //   via scratch    the column pass (1024 threads) into an aligned scratch, the register pass from it
-//                  into the SLC (out of place: the SLC's misaligned rows written once, never read);
+//                  into the SLC (what the product does since stop 54);
 //   DIF order      the 16-point step first, in place on the work array (rows k2 + m k1: the natural
 //                  spectrum as it lies; DFT, then x exp(+2 pi i n1 k2 / lines)), then the column pass
 //                  from its groups into the SLC at rows n1 + 16 n2 (out_interleave): the SLC written once;
+//   forward pass   pass 2's column pass (launch_two_step_column_pass: work-pitch rows in, rows 16
+//                  apart out, out_interleave) at 256 / 512 / 1024 threads, over the full work pitch;
 //   copy floors    the device-to-device copy of the SLC's bytes (one sweep) and of the work array's.
 // Every variant's SLC compared with the product's.
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr \
@@ -68,7 +71,8 @@ int main(int argc, char** argv) {
   const double copy_work = tm.median_ms([&] { CK(cudaMemcpyAsync(work, spec, work_n * 8, cudaMemcpyDeviceToDevice)); });
   std::printf("copy of the SLC's bytes (one read + one write) %.4f ms; of the work array %.4f ms\n", copy_slc, copy_work);
   auto product = [&](float2* out, int out_pitch) {
-    launch_two_step_inverse_from_natural(lines, spec, pitch, out, out_pitch, cols, tw, part, nullptr);
+    launch_two_step_inverse_from_natural(lines, spec, pitch, work, natural_scratch_pitch(cols), out, out_pitch, cols, tw,
+                                         part, nullptr);
   };
   auto column_pass = [&](int threads) {
     ColumnScaling s;
@@ -88,6 +92,11 @@ int main(int argc, char** argv) {
     launch_column_fft(m, threads, spec, pitch, mid, mid_pitch, cols, true, part, nullptr, s, 16);
     launch_radix_columns<16>(true, mid, mid_pitch, slc2, cols, cols, m, tw, nullptr);
   };
+  auto forward_pass = [&](int threads) {
+    ColumnScaling s;
+    s.out_interleave = 16;
+    launch_column_fft(m, threads, spec, pitch, work, pitch, pitch, false, part, nullptr, s, 16);
+  };
   for (int round = 0; round < 2; ++round) {
     const double t_prod = tm.median_ms([&] { product(slc, cols); }, 20);
     const double t_aligned = tm.median_ms([&] { product(slc2, aligned); }, 20);
@@ -102,6 +111,11 @@ int main(int argc, char** argv) {
                 "| register pass alone %.4f | DIF order %.4f (its step alone %.4f)\n",
                 round, t_prod, t_aligned, t256, t512, t1024, t_reg, t_dif, t_dif_step);
     std::printf("         1024 threads %.4f ms | via aligned scratch %.4f ms\n", t_1024, t_scratch);
+    double t_fwd[3];
+    for (int i = 0; i < 3; ++i)
+      t_fwd[i] = tm.median_ms([&] { forward_pass(256 << i); }, 20);
+    std::printf("         forward column pass (pass 2, %d columns) 256 / 512 / 1024 threads %.4f / %.4f / %.4f ms\n", pitch,
+                t_fwd[0], t_fwd[1], t_fwd[2]);
   }
   // Outputs: each variant's SLC against the product's.
   auto host = [&](const float2* d, int p) {

@@ -131,13 +131,15 @@ void launch_two_step_column_fft(int lines, const float2* in, int in_pitch, float
 //   forward, the column pass alone (pass 1 made the R-point step, launch_range_spectrum_first_step):
 //            rows k1 m + n2 -> m-point FFT over n2 -> X[k1 + R k2] at row k1 + R k2 of `out`;
 //   inverse, X[k1 + R k2] at row k1 + R k2 of `in` -> m-point inverse FFT over k2 into rows k1 m + k2
-//            of `out` -> the R-point step in place on `out` -> natural order.
+//            of `scratch` (pitch a multiple of 4: 32-byte rows whatever the output's pitch) -> the R-point
+//            step from `scratch` into `out` -> natural order; `out` is written once and never read.
 // Out of place only (one side's rows interleave the groups).
 void launch_two_step_column_pass(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
                                  const float2* part_twiddles, cudaStream_t stream);
-void launch_two_step_inverse_from_natural(int lines, const float2* in, int in_pitch, float2* out, int out_pitch,
-                                          int cols, const float2* twiddles, const float2* part_twiddles,
-                                          cudaStream_t stream);
+inline int natural_scratch_pitch(int cols) { return (cols + 3) / 4 * 4; }
+void launch_two_step_inverse_from_natural(int lines, const float2* in, int in_pitch, float2* scratch, int scratch_pitch,
+                                          float2* out, int out_pitch, int cols, const float2* twiddles,
+                                          const float2* part_twiddles, cudaStream_t stream);
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, __half2* out, int out_pitch, int cols,
                        bool inverse, const ColumnScaling& scaling, const float2* twiddles, cudaStream_t stream);
 void launch_column_fft(int lines, int threads, const __half2* in, int in_pitch, float2* out, int out_pitch, int cols,

@@ -97,17 +97,19 @@ AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, ColumnK
 AzimuthFft::AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, TwoStep two_step, cudaStream_t stream)
     : lines_(lines), cols_(cols), in_pitch_(in_pitch), out_pitch_(out_pitch), stream_(stream),
       twiddles_(two_step.twiddles), part_twiddles_(two_step.part_twiddles),
-      natural_spectrum_(two_step.natural_spectrum) {
+      natural_spectrum_(two_step.natural_spectrum), natural_scratch_(two_step.scratch) {
   if (!two_step_column_fft_supports(lines))
     throw Error("azimuth FFT: the two-step column FFT takes 16 or 32 x a power of two in 256..4096 lines, not " +
                 std::to_string(lines));
   if (!twiddles_ || !part_twiddles_) throw Error("azimuth FFT: the two-step column FFT needs both twiddle tables");
+  if (natural_spectrum_ && !natural_scratch_) throw Error("azimuth FFT: the natural-order inverse needs a scratch array");
 }
 
 AzimuthFft& AzimuthFft::operator=(AzimuthFft&& o) noexcept {
   std::swap(twiddles_, o.twiddles_);
   std::swap(part_twiddles_, o.part_twiddles_);
   std::swap(natural_spectrum_, o.natural_spectrum_);
+  std::swap(natural_scratch_, o.natural_scratch_);
   std::swap(plan_, o.plan_);
   std::swap(lines_, o.lines_);
   std::swap(cols_, o.cols_);
@@ -125,8 +127,8 @@ AzimuthFft::~AzimuthFft() {
 void AzimuthFft::exec(const float2* in, float2* out, int direction) {
   if (natural_spectrum_) {
     if (direction == CUFFT_INVERSE)
-      launch_two_step_inverse_from_natural(lines_, in, in_pitch_, out, out_pitch_, cols_, twiddles_, part_twiddles_,
-                                           stream_);
+      launch_two_step_inverse_from_natural(lines_, in, in_pitch_, natural_scratch_, natural_scratch_pitch(cols_), out,
+                                           out_pitch_, cols_, twiddles_, part_twiddles_, stream_);
     else
       launch_two_step_column_pass(lines_, in, in_pitch_, out, out_pitch_, cols_, part_twiddles_, stream_);
     return;
@@ -318,7 +320,9 @@ CudaRda::CudaRda(const RadarParams& r, std::size_t na, std::size_t nr, const Foc
     switch (engine) {
       case AzimuthEngine::two_step:
         return AzimuthFft(a, cols, in_pitch, out_pitch,
-                          AzimuthFft::TwoStep{az_twiddles_.get(), az_part_twiddles_.get(), natural_spectrum_}, stream_);
+                          AzimuthFft::TwoStep{az_twiddles_.get(), az_part_twiddles_.get(), natural_spectrum_,
+                                              first_step_.get()},
+                          stream_);
       case AzimuthEngine::own_columns:
         return AzimuthFft(a, cols, in_pitch, out_pitch, AzimuthFft::ColumnKernel{az_twiddles_.get()}, stream_);
       default: return AzimuthFft(a, cols, in_pitch, out_pitch, az_scratch_.get(), stream_);

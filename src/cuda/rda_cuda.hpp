@@ -43,8 +43,9 @@ class AzimuthFft {
     const float2* part_twiddles;
     // Radix 16: the forward's input holds pass 1's 16-point step (launch_range_spectrum_first_step) and the forward is
     // launch_two_step_column_pass alone; the spectrum is in natural order, which the inverse takes
-    // (launch_two_step_inverse_from_natural). Out of place.
+    // (launch_two_step_inverse_from_natural, through `scratch`: lines x round_up(cols, 4)). Out of place.
     bool natural_spectrum = false;
+    float2* scratch = nullptr;
   };
   AzimuthFft(int lines, int cols, int in_pitch, int out_pitch, TwoStep two_step, cudaStream_t stream);
   AzimuthFft(const AzimuthFft&) = delete;
@@ -68,6 +69,7 @@ class AzimuthFft {
   const float2* twiddles_ = nullptr;       // own column kernel, two-step
   const float2* part_twiddles_ = nullptr;  // two-step
   bool natural_spectrum_ = false;          // two-step
+  float2* natural_scratch_ = nullptr;      // two-step, natural spectrum
 };
 
 class CudaRda final : public PlanImpl {

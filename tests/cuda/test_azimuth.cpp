@@ -173,8 +173,11 @@ TEST(CudaAzimuth, TwoStepInverseFromNaturalOrderAgreesWithFloat64) {
     auto tw = to_device(cuda::fft_twiddle_table(lines));
     auto part = to_device(cuda::fft_twiddle_table(cuda::two_step_part_lines(lines)));
     DeviceBuffer<float2> out(static_cast<std::size_t>(lines) * cols);
+    DeviceBuffer<float2> scratch(static_cast<std::size_t>(lines) * cuda::natural_scratch_pitch(cols));
     poison(out);
-    cuda::launch_two_step_inverse_from_natural(lines, d_x.get(), pitch, out.get(), cols, cols, tw.get(), part.get(), nullptr);
+    poison(scratch);
+    cuda::launch_two_step_inverse_from_natural(lines, d_x.get(), pitch, scratch.get(), cuda::natural_scratch_pitch(cols),
+                                               out.get(), cols, cols, tw.get(), part.get(), nullptr);
     SARFUSE_CUDA(cudaDeviceSynchronize());
     const auto y = to_host(out);
     expect_all_finite(y, "two-step inverse from natural order");
@@ -195,8 +198,11 @@ TEST(CudaAzimuth, TwoStepInverseFromNaturalOrderAgreesWithFloat64) {
     const double e = test::rel_l2(got, want);
     std::printf("two-step inverse from natural order, %d lines: relative L2 vs float64 %.3e\n", lines, e);
     EXPECT_LT(e, 2e-6);
-    EXPECT_THROW(cuda::launch_two_step_inverse_from_natural(lines, d_x.get(), pitch, d_x.get(), pitch, cols, tw.get(),
-                                                            part.get(), nullptr),
-                 Error);  // in place: the grouped output rows would overwrite unread input
+    EXPECT_THROW(cuda::launch_two_step_inverse_from_natural(lines, d_x.get(), pitch, d_x.get(), pitch, out.get(), cols,
+                                                            cols, tw.get(), part.get(), nullptr),
+                 Error);  // the scratch in place of the input: the grouped rows would overwrite unread input
+    EXPECT_THROW(cuda::launch_two_step_inverse_from_natural(lines, d_x.get(), pitch, scratch.get(), cols + 2, out.get(),
+                                                            cols, cols, tw.get(), part.get(), nullptr),
+                 Error);  // a scratch pitch that is not a multiple of 4
   }
 }
