@@ -15,6 +15,9 @@
 //                  from its groups into the SLC at rows n1 + 16 n2 (out_interleave): the SLC written once;
 //   forward pass   pass 2's column pass (launch_two_step_column_pass: work-pitch rows in, rows 16
 //                  apart out, out_interleave) at 256 / 512 / 1024 threads, over the full work pitch;
+//   cluster        launch_cluster_inverse_from_natural: one sweep, clusters of 16 blocks (group k1 of a
+//                  column tile each in shared memory, the 16-point step through distributed shared memory)
+//                  at 256 / 512 / 1024 threads a block, with the clusters the device holds at once;
 //   copy floors    the device-to-device copy of the SLC's bytes (one sweep) and of the work array's.
 // Every variant's SLC compared with the product's.
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr \
@@ -22,6 +25,7 @@
 // Arguments: lines (16 x a supported column length) and SLC columns; work pitch 8192.
 #include "cuda/fft/column_fft.cu"
 #include "cuda/fft/two_step_column_fft.cu"
+#include "cluster_inverse_pass4.cuh"
 #include "experiment_util.hpp"
 
 namespace sarfuse::cuda {
@@ -114,6 +118,13 @@ int main(int argc, char** argv) {
     double t_fwd[3];
     for (int i = 0; i < 3; ++i)
       t_fwd[i] = tm.median_ms([&] { forward_pass(256 << i); }, 20);
+    for (int threads : {256, 512, 1024}) {
+      const double t_cluster = tm.median_ms([&] {
+        launch_cluster_inverse_from_natural(lines, spec, pitch, slc2, cols, cols, tw, part, nullptr, threads);
+      }, 20);
+      std::printf("         cluster (one sweep), %4d threads a block (%d clusters active at once) %.4f ms\n", threads,
+                  cluster_inverse_active_clusters(lines, threads), t_cluster);
+    }
     std::printf("         forward column pass (pass 2, %d columns) 256 / 512 / 1024 threads %.4f / %.4f / %.4f ms\n", pitch,
                 t_fwd[0], t_fwd[1], t_fwd[2]);
   }
@@ -145,6 +156,15 @@ int main(int argc, char** argv) {
   CK(cudaMemset(slc2, 0xff, slc_n * 8));
   two_passes(1024, work, aligned);
   compare("via aligned scratch", ref, host(slc2, cols), cols);
+  CK(cudaMemset(slc2, 0xff, slc_n * 8));
+  if (cluster_inverse_from_natural_fits(lines)) {
+    for (int threads : {256, 512, 1024}) {
+      CK(cudaMemset(slc2, 0xff, slc_n * 8));
+      launch_cluster_inverse_from_natural(lines, spec, pitch, slc2, cols, cols, tw, part, nullptr, threads);
+      std::printf("%4d threads: ", threads);
+      compare("cluster (one sweep)", ref, host(slc2, cols), cols);
+    }
+  }
   CK(cudaMemset(slc2, 0xff, slc_n * 8));
   restore();
   dif();

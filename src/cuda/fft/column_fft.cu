@@ -14,6 +14,7 @@
 
 #include "cuda/check.hpp"
 #include "cuda/fft/block_fft.cuh"
+#include "cuda/fft/column_shape.cuh"
 #include "cuda/fft/storage.cuh"
 #include "cuda/kernels.hpp"
 #include "sarfuse/error.hpp"
@@ -23,17 +24,6 @@ namespace sarfuse::cuda {
 namespace {
 
 using fft::C32;
-
-template <int N, int Threads, int Elems = 16>
-struct ColumnShape {
-  static constexpr int E = Elems;
-  static constexpr int T = N / E;  // threads per column
-  static constexpr int cols = T >= Threads ? 1 : Threads / T;
-  // Columns' shared-memory slices start 16 / cols slots apart modulo 16, so the cols groups of a
-  // half-warp fall on different banks (each group's own indices are conflict-free by smem_index).
-  static constexpr int slots = fft::smem_size(N) + (cols >= 16 ? 1 : 16 / cols);
-  static constexpr int smem_bytes = cols * slots * static_cast<int>(sizeof(C32));
-};
 
 // HalfMath: the butterflies in FP16 arithmetic (--precision fp16; storage.cuh). MinBlocks: the blocks a SM
 // must hold (the registers' budget). E: points a thread.
