@@ -1,5 +1,5 @@
-// The column-tile kernels' block shape (column_fft.cu, cluster_inverse_fft.cu): `Cols` adjacent columns
-// a block, one group of N / E threads per column, each column with its own slice of shared memory.
+// The column-tile kernels' block shape (column_fft.cu; scripts/experiments/cluster_inverse_pass4.cuh): `Cols`
+// adjacent columns a block, one group of N / E threads per column, each with its own slice of shared memory.
 #pragma once
 #include "cuda/fft/block_fft.cuh"
 
