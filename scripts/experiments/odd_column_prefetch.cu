@@ -1,16 +1,26 @@
-// Experiment (issue 20): the 1875-point column pass of the RDA at 30000 x 6250 (passes 2 and 4 at 16 x m
-// azimuth lines, spectrum in natural order) with the tile of the block `ahead` blocks later prefetched
-// into L2 (cp.async.bulk.prefetch.L2, one row piece a thread) before a block loads its own, and at 512
-// threads two blocks a SM. One block of 1000 threads a SM holds 120 KB of a tile and loads, computes
-// and stores it in turn, so without a lead the SM's loads wait on DRAM while no other block computes.
+// Experiment (issue 20, stop 55): the 1875-point column pass of the RDA at 30000 x 6250 (passes 2 and 4
+// at 16 x m azimuth lines, spectrum in natural order). The product (launch_column_fft, 1024 threads:
+// eight columns, 1000 threads of 64 registers, one block a SM) loads, computes and stores a 120 KB tile
+// in turn, so each SM leaves DRAM idle while it computes. Variants, each timed on both shapes:
+//   L2 lead          the product's body (FP32 only) with the tile of the block `ahead` blocks later
+//                    prefetched into L2 (cp.async.bulk.prefetch.L2, one row piece a thread) first;
+//                    ahead 0: the body alone;
+//   512 x 2          the same at 512 threads (four columns), two blocks a SM;
+//   768 threads      the product's kernel at six columns a block;
+//   staged 8 / 6     persistent blocks, one a SM: the next tile copied into a shared-memory stage by
+//                    cp.async while this one is transformed and stored; 8 columns with the exchange
+//                    split into real and imaginary halves (stage and exchange in 184 KB), or 6 with
+//                    the library's complex exchange;
+//   library staged   staged_column_fft.cuh, the staged kernel as it was routed into the RDA
+//                    (docs/bench/azimuth/stop55_staged_columns.patch).
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr \
 //     scripts/experiments/odd_column_prefetch.cu -lcufft -o ocp && ./ocp 30000 6250 [profile]
-// Times (median of 20, two rounds) the product's launch_column_fft against the variants on both shapes:
-//   inverse  rows 16 apart (in_interleave) of the work array (pitch 8192) -> aligned scratch (pitch 6252);
-//   forward  pass 1's step array (pitch 8192, all 8192 columns) -> rows 16 apart (out_interleave);
-// and checks every variant's output bit-identical to the product's. "profile": each variant once.
+// Shapes: inverse  rows 16 apart (in_interleave) of the work array (pitch 8192) -> aligned scratch
+//                  (pitch 6252); forward  pass 1's step array (pitch 8192, all 8192 columns) -> rows 16
+// apart (out_interleave). Median of 20, two rounds; every variant's output checked bit-identical to
+// the product's (poisoned before). "profile": each variant once (for Nsight Compute).
 #include "cuda/fft/column_fft.cu"
-#include "cuda/fft/staged_column_fft.cu"
+#include "staged_column_fft.cuh"
 #include "experiment_util.hpp"
 
 #include <cstring>
@@ -279,7 +289,7 @@ int main(int argc, char** argv) {
   const double copy_work = tm.median_ms([&] { CK(cudaMemcpyAsync(b, a, work_n * 8, cudaMemcpyDeviceToDevice)); });
   std::printf("copy (one read + one write) of %d x %d: %.4f ms; of %d x %d: %.4f ms\n", lines, cols, copy_slc, lines,
               pitch, copy_work);
-  const int aheads[] = {0};
+  const int aheads[] = {0, 16, 32, 66, 132, 264};
   for (const Shape& sh : shapes) {
     std::printf("== %s\n", sh.name);
     auto product = [&](float2* out) {

@@ -108,14 +108,6 @@ bool odd_column_fft_supports(int lines);
 void launch_column_fft(int lines, int threads, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
                        bool inverse, const float2* twiddles, cudaStream_t stream,
                        const ColumnScaling& scaling = ColumnScaling{}, int groups = 1);
-// The same FFTs at the odd lengths on persistent blocks, one a SM, the next tile of
-// staged_column_fft_cols(lines) columns copied into shared memory while one is transformed
-// (cuda/fft/staged_column_fft.cu); complex64, scaling by in_interleave / out_interleave only, `in`
-// 16-byte aligned at an even pitch. The two-step FFT's natural-order column passes at odd m.
-int staged_column_fft_cols(int lines);  // 0 where lines is not an odd column length
-void launch_staged_column_fft(int lines, const float2* in, int in_pitch, float2* out, int out_pitch, int cols,
-                              bool inverse, const float2* twiddles, const ColumnScaling& scaling, int groups,
-                              cudaStream_t stream);
 // The azimuth FFT in two column passes near the copy rate instead of one strided FFT of `lines` points
 // (cuda/fft/two_step_column_fft.cu). With lines = R m (R = 16, or 32 from kTwoStepRadix32Lines lines;
 // m a power of two 256..4096, or R = 16 and m an odd column length: 30000 = 16 x 1875) and x[n] at row

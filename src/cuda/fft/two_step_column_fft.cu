@@ -90,17 +90,10 @@ int check_natural_order(int lines, const float2* in, const float2* out, const ch
 // up to m = 1024 (64-88 % of the copy rate; 512 threads, one block: 58-81 %), 512 above (m = 2048: 54 %
 // against 36 %). Odd m, 15 points a thread: 512 (four 1875-point columns a block; docs/performance.md).
 int part_threads_for(int m) { return !fft::is_pow2(m) ? 512 : m <= 1024 ? 256 : 512; }
-// With the spectrum in natural order the m-point pass reads or writes rows 16 apart; at odd m it runs
-// on the staged kernel (staged_column_fft.cu), whose next tile arrives while one is transformed.
-void natural_column_pass(int m, const float2* in, int in_pitch, float2* out, int out_pitch, int cols, bool inverse,
-                         const float2* part_twiddles, const ColumnScaling& natural, cudaStream_t stream) {
-  if (odd_column_fft_supports(m))
-    launch_staged_column_fft(m, in, in_pitch, out, out_pitch, cols, inverse, part_twiddles, natural,
-                             kAzimuthFirstStepRadix, stream);
-  else
-    launch_column_fft(m, part_threads_for(m), in, in_pitch, out, out_pitch, cols, inverse, part_twiddles, stream,
-                      natural, kAzimuthFirstStepRadix);
-}
+// With the spectrum in natural order the odd-m pass reads or writes rows 16 apart: 1024 threads (eight
+// columns, 64 bytes a row) took the inverse's column pass from 1.90 to 1.41 ms at 30000 x 6250 on an
+// H200 (docs/performance.md, stop 53); the forward's, 2.18 -> 1.90 ms on an H100 (stop 54).
+int natural_part_threads_for(int m) { return !fft::is_pow2(m) ? 1024 : part_threads_for(m); }
 
 }  // namespace
 
@@ -145,7 +138,8 @@ void launch_two_step_column_pass(int lines, const float2* in, int in_pitch, floa
   const int m = check_natural_order(lines, in, out, "two-step column pass");
   ColumnScaling natural;
   natural.out_interleave = kAzimuthFirstStepRadix;
-  natural_column_pass(m, in, in_pitch, out, out_pitch, cols, false, part_twiddles, natural, stream);
+  launch_column_fft(m, natural_part_threads_for(m), in, in_pitch, out, out_pitch, cols, false, part_twiddles, stream, natural,
+                    kAzimuthFirstStepRadix);
 }
 
 void launch_two_step_inverse_from_natural(int lines, const float2* in, int in_pitch, float2* scratch, int scratch_pitch,
@@ -158,7 +152,8 @@ void launch_two_step_inverse_from_natural(int lines, const float2* in, int in_pi
                 std::to_string(cols) + " columns, not " + std::to_string(scratch_pitch));
   ColumnScaling natural;
   natural.in_interleave = kAzimuthFirstStepRadix;
-  natural_column_pass(m, in, in_pitch, scratch, scratch_pitch, cols, true, part_twiddles, natural, stream);
+  launch_column_fft(m, natural_part_threads_for(m), in, in_pitch, scratch, scratch_pitch, cols, true, part_twiddles,
+                    stream, natural, kAzimuthFirstStepRadix);
   launch_radix_columns<kAzimuthFirstStepRadix>(true, scratch, scratch_pitch, out, out_pitch, cols, m, twiddles, stream);
 }
 

@@ -1,9 +1,11 @@
-// The odd-length column pass of the two-step azimuth FFT (m in fft::kOddColumnSizes, 15 points a
-// thread; declared in cuda/kernels.hpp) on persistent blocks, one a SM, each walking tiles of `cols`
-// adjacent columns of one group: the next tile is copied into a shared-memory stage (cp.async, 16
-// bytes a copy) while this one is transformed (block_fft_forward, the column-tile kernel's FFT) and
-// stored. The column-tile kernel holds one 8-column tile a SM (1875 points: 120 KB and 1000 threads of
-// 64 registers), so each SM loaded, computed and stored in turn and DRAM idled while it computed.
+// Experiment (issue 20, stop 55): the odd-length column pass of the two-step azimuth FFT (m in
+// fft::kOddColumnSizes, 15 points a thread) on persistent blocks, one a SM, each walking tiles of
+// adjacent columns of one group: the next tile is copied into a shared-memory stage (cp.async, 16 bytes
+// a copy) while this one is transformed (block_fft_forward, the column-tile kernel's FFT) and stored.
+// Correct (the GPU suite and compute-sanitizer clean with it routed into the RDA:
+// docs/bench/azimuth/stop55_staged_columns.patch, which applies on main and wires it in), but 2.1-2.6x
+// slower than the column-tile kernel at 30000 x 6250 on an H100 (docs/performance.md, "Stop 55"), so
+// not in the library. Timed by odd_column_prefetch.cu.
 #include <cuda_runtime.h>
 
 #include <algorithm>
