@@ -1,24 +1,27 @@
-// Experiment (issue 20): fused range compression of 4096 lines of 4096 points, circular, with one
-// block-wide exchange an FFT instead of two. The product kernel's FFT is three Stockham radix-16 passes
-// whose two exchanges each span the whole block (a thread reads positions tid + q 256, written by every
-// warp), so a line takes four block barriers. Here 4096 = 16 x 256 and 256 = 16 x 16, the second
-// factor's DFTs on groups of 16 threads (half a warp):
-//   forward, n = 256 n1 + 16 m1 + m2, k = k1 + 16 ka + 256 kb; thread t = 16 g + u
-//     F1  thread t (= n2): DFT16 over n1 -> k1, x W4096^(n2 k1)    exchange A (block): [k1][n2]
-//     F2  thread (g = k1, u = m2): DFT16 over m1 -> ka, x W256^(m2 ka)   exchange B (16 threads): [ka][m2]
-//     F3  thread (g = k1, u = ka): DFT16 over m2 -> kb; holds X[g + 16 u + 256 kb]
-//   x H (stored in that order), conj, then the same steps backwards (conj . forward . conj):
-//     I1  DFT16 over kb -> m2, x W256^(m2 ka)                    exchange B: thread (g, u = m2)
-//     I2  DFT16 over ka -> m1, x W4096^((16 m1 + m2) k1)         exchange A: thread t = n2
-//     I3  DFT16 over k1 -> n1; holds x[256 n1 + t], stored in natural order
+// Experiment (issue 20, stop 56): fused range compression of 4096 lines of N = 2048, 4096 or 8192 points
+// (-DRC_N), circular, with one block-wide exchange an FFT instead of two. The product kernel's FFT is
+// Stockham radix-16 (32) passes whose exchanges each span the whole block (a thread reads positions
+// tid + q T, written by every warp), so a line takes four block barriers. Here N = E x M (E points a
+// thread, M = T threads) and M = R2 x S, the M-point DFTs on groups of S threads (8 or 16: inside a warp):
+//   forward, n = M n1 + S m1 + m2, k = k1 + E ka + E R2 kb; thread t = S g + u
+//     F1  thread t (= n2): DFT_E over n1 -> k1, x W_N^(n2 k1)          exchange A (block): [k1][n2]
+//     F2  thread (g, u = m2), each k1 = g + (T / S) j of the group: DFT_R2 over m1 -> ka, x W_M^(m2 ka)
+//                                                                       exchange B (S lanes): [j][ka][m2]
+//     F3  thread (g, u), each j and ka = u + S i: DFT_S over m2 -> kb; holds X[k1 + E ka + E R2 kb]
+//   x H (uploaded in that order), conj, then the same steps backwards (conj . forward . conj):
+//     I1  DFT_S over kb -> m2, x W_M^(m2 ka)                             exchange B: thread (g, u = m2)
+//     I2  DFT_R2 over ka -> m1, x W_N^((S m1 + m2) k1)                   exchange A: thread t = n2
+//     I3  DFT_E over k1 -> n1; holds x[M n1 + t], stored in natural order
 // Each inverse exchange writes the very positions its thread read in the forward one, so the buffers
 // need no barrier between the two FFTs: two __syncthreads and two __syncwarp a line instead of four
-// __syncthreads. The steps are SARFUSE_HD: the host runs them thread by thread, phase by phase, and
-// checks them against a float64 FFT before any GPU time is spent.
-// Variants: stores st.global.cs (streaming); thread 0 asking L2 for the line `lead` blocks ahead
-// (cp.async.bulk.prefetch.L2, one instruction, no registers held).
-//   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr \
-//     scripts/experiments/rc_warp_exchange.cu -o rcwx && ./rcwx [host]
+// __syncthreads. The steps are SARFUSE_HD: `./rcwx host` runs them thread by thread, phase by phase, and
+// checks them against a float64 FFT (no GPU needed; 4.1e-7 / 4.4e-7 / 5.2e-7 at 2048 / 4096 / 8192).
+// Variants beside the product kernel, every output checked against float64 after poisoning: stores
+// st.global.cs (streaming); thread 0 asking L2 for the line `lead` blocks ahead (cp.async.bulk.prefetch.L2,
+// one instruction, no registers held); three blocks of registers a SM; at 8192 exchange B one j at a time
+// (half its shared memory, so two blocks a SM fit).
+//   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr -DRC_N=4096 \
+//     scripts/experiments/rc_warp_exchange.cu -o rcwx && ./rcwx host && ./rcwx
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -38,9 +41,30 @@ using fft::C32;
 
 namespace wx {
 
-constexpr int N = 4096, E = 16, T = 256, LINES = 4096;
-constexpr int kGroupSlots = 16 * 17;  // exchange B of one group, rows padded to 17: conflict-free both ways
-constexpr int kSmemSlots = N + 16 * kGroupSlots;
+#ifndef RC_N
+#define RC_N 4096  // 2048, 4096 or 8192: -DRC_N=...
+#endif
+// The product's points a thread (fused_elems) and group width: E = 16 (32 at 8192) points a thread,
+// T = N / E threads; groups of S lanes take the M = T point DFTs, M = R2 x S.
+constexpr int N = RC_N, LINES = 4096;
+constexpr int E = N == 8192 ? 32 : 16, T = N / E, M = T, S = N == 2048 ? 8 : 16, R2 = M / S;
+constexpr int Kg = E * S / T;  // k1 a group: k1 = g + (T / S) j, j < Kg
+constexpr int Ka = R2 / S;     // ka a lane in F3: ka = u + S i, i < Ka
+constexpr int kMinBlocks = E == 32 ? 1 : T >= 256 ? 2 : 4;  // the product's (fused_min_blocks)
+static_assert(Kg * R2 == E && Ka * S == R2 && Ka >= 1 && Kg >= 1);
+// Exchange A: [k1][n2], rows padded by 8 slots where a group's S lanes cover less than 128 bytes, so the
+// groups of a warp fall on different banks.
+constexpr int kApitch = M + (S < 16 ? 8 : 0);
+// Exchange B of group g: [jb][ka][m2], rows of S + 1 slots, JB = Kg row blocks (one a j) or 1 (the
+// j taken one after another through one block: half the shared memory at 8192); the group's region
+// rounded to 8 mod 16 slots when S = 8 (two groups then share the 16 eight-byte banks).
+template <int JB>
+constexpr int b_pitch() {
+  constexpr int raw = JB * R2 * (S + 1);
+  return S < 16 ? raw + ((8 - raw % 16) + 16) % 16 : raw;
+}
+template <int JB>
+constexpr int smem_slots() { return E * kApitch + (T / S) * b_pitch<JB>(); }
 
 SARFUSE_HD inline C32 ld(const float2* p) {
 #ifdef __CUDA_ARCH__
@@ -51,49 +75,141 @@ SARFUSE_HD inline C32 ld(const float2* p) {
   return {a.x, a.y};
 }
 
-// v[r] *= w0 s^r for r = 0..15 (w0 = 1 when `first_is_one`): one power live at a time.
-SARFUSE_HD inline void chain_mul(C32 (&v)[E], C32 w0, C32 s, bool first_is_one) {
+// v[r] *= w0 s^r, r < L (w0 = 1 when `first_is_one`): one power live at a time.
+template <int L>
+SARFUSE_HD inline void chain_mul(C32* v, C32 w0, C32 s, bool first_is_one) {
   C32 w = w0;
   if (!first_is_one) v[0] = v[0] * w;
 #pragma unroll
-  for (int r = 1; r < E; ++r) {
+  for (int r = 1; r < L; ++r) {
     w = first_is_one && r == 1 ? s : w * s;
     v[r] = v[r] * w;
   }
 }
 
-// F1 (and I3 without the twiddles): DFT16 over the registers, then x W4096^(t r).
-SARFUSE_HD inline void step_f1(C32 (&v)[E], int t, const float2* tw) {
-  fft::dft<16>(v);
-  chain_mul(v, C32{1.f, 0.f}, ld(tw + t), true);
-}
-// F2 / I1: DFT16, then x W256^(u r) = W4096^(16 u r).
-SARFUSE_HD inline void step_16(C32 (&v)[E], int u, const float2* tw) {
-  fft::dft<16>(v);
-  chain_mul(v, C32{1.f, 0.f}, ld(tw + 16 * u), true);
-}
-// I2: DFT16 over ka -> m1, then x W4096^((16 m1 + u) g).
-SARFUSE_HD inline void step_i2(C32 (&v)[E], int g, int u, const float2* tw) {
-  fft::dft<16>(v);
-  chain_mul(v, ld(tw + u * g), ld(tw + 16 * g), false);
+SARFUSE_HD inline int k1_of(int g, int j) { return g + (T / S) * j; }
+SARFUSE_HD inline int a_pos(int k1, int n2) { return k1 * kApitch + n2; }
+template <int JB>
+SARFUSE_HD inline int b_pos(int g, int j, int ka, int m2) {
+  return E * kApitch + g * b_pitch<JB>() + ((JB == 1 ? 0 : j) * R2 + ka) * (S + 1) + m2;
 }
 
-// Exchange A: [k1][n2] at k1 256 + n2.
-SARFUSE_HD inline int a_by_t(int t, int k1) { return k1 * 256 + t; }
-SARFUSE_HD inline int a_by_group(int g, int u, int m1) { return g * 256 + 16 * m1 + u; }
-// Exchange B of group g: [row][col] at g 272 + row 17 + col (forward: row ka, col m2).
-SARFUSE_HD inline int b_row(int g, int row, int col) { return N + g * kGroupSlots + row * 17 + col; }
+// F1: DFT_E over n1, x W_N^(t k1); written to A.
+SARFUSE_HD inline void f1(C32 (&v)[E], int t, const float2* tw, C32* s) {
+  fft::dft<E>(v);
+  chain_mul<E>(v, C32{1.f, 0.f}, ld(tw + t), true);
+#pragma unroll
+  for (int q = 0; q < E; ++q) s[a_pos(q, t)] = v[q];
+}
+// F2 of k1 = k1_of(g, j): thread (g, u = m2): A -> DFT_R2 over m1, x W_M^(u ka); written to B.
+template <int JB>
+SARFUSE_HD inline void f2(C32 (&v)[E], int j, int g, int u, const float2* tw, C32* s) {
+  C32* b = v + j * R2;
+#pragma unroll
+  for (int m1 = 0; m1 < R2; ++m1) b[m1] = s[a_pos(k1_of(g, j), S * m1 + u)];
+  fft::dft<R2>(b);
+  chain_mul<R2>(b, C32{1.f, 0.f}, ld(tw + E * u), true);
+#pragma unroll
+  for (int ka = 0; ka < R2; ++ka) s[b_pos<JB>(g, j, ka, u)] = b[ka];
+}
+// F3 of j: thread (g, u): B -> DFT_S over m2 for each ka = u + S i; holds X[k1 + E ka + E R2 kb] at
+// v[j R2 + i S + kb].
+template <int JB>
+SARFUSE_HD inline void f3(C32 (&v)[E], int j, int g, int u, const C32* s) {
+#pragma unroll
+  for (int i = 0; i < Ka; ++i) {
+    C32* b = v + j * R2 + i * S;
+#pragma unroll
+    for (int m2 = 0; m2 < S; ++m2) b[m2] = s[b_pos<JB>(g, j, u + S * i, m2)];
+    fft::dft<S>(b);
+  }
+}
+// x Hp (H in F3's order, Hp[q T + t]), conj.
+SARFUSE_HD inline void filter_conj(C32 (&v)[E], int t, const float2* hp) {
+#pragma unroll
+  for (int q = 0; q < E; ++q) v[q] = fft::conj(v[q] * ld(hp + q * T + t));
+}
+// I1 of j: DFT_S over kb -> m2, x W_M^(m2 ka); written to B where this thread read in F3.
+template <int JB>
+SARFUSE_HD inline void i1(C32 (&v)[E], int j, int g, int u, const float2* tw, C32* s) {
+#pragma unroll
+  for (int i = 0; i < Ka; ++i) {
+    C32* b = v + j * R2 + i * S;
+    fft::dft<S>(b);
+    chain_mul<S>(b, C32{1.f, 0.f}, ld(tw + E * (u + S * i)), true);
+#pragma unroll
+    for (int m2 = 0; m2 < S; ++m2) s[b_pos<JB>(g, j, u + S * i, m2)] = b[m2];
+  }
+}
+// I2 of j: thread (g, u = m2): B -> DFT_R2 over ka -> m1, x W_N^((S m1 + u) k1); written to A where
+// this thread read in F2.
+template <int JB>
+SARFUSE_HD inline void i2(C32 (&v)[E], int j, int g, int u, const float2* tw, C32* s) {
+  C32* b = v + j * R2;
+#pragma unroll
+  for (int ka = 0; ka < R2; ++ka) b[ka] = s[b_pos<JB>(g, j, ka, u)];
+  const int k1 = k1_of(g, j);
+  fft::dft<R2>(b);
+  chain_mul<R2>(b, ld(tw + u * k1), ld(tw + S * k1), false);
+#pragma unroll
+  for (int m1 = 0; m1 < R2; ++m1) s[a_pos(k1, S * m1 + u)] = b[m1];
+}
+// I3: thread t: A -> DFT_E over k1 -> n1; holds conj(x[M n1 + t]).
+SARFUSE_HD inline void i3(C32 (&v)[E], int t, const C32* s) {
+#pragma unroll
+  for (int q = 0; q < E; ++q) v[q] = s[a_pos(q, t)];
+  fft::dft<E>(v);
+}
+
+// Everything between the two block barriers for one thread (g, u); `warp_sync` between the writes and
+// reads of B (a no-op on the host, which runs each phase for all threads itself).
+template <int JB, class Sync>
+SARFUSE_HD inline void forward_b(C32 (&v)[E], int g, int u, const float2* tw, C32* s, Sync warp_sync) {
+  if constexpr (JB == 1) {
+#pragma unroll
+    for (int j = 0; j < Kg; ++j) {
+      if (j > 0) warp_sync();  // the group's F3 reads of j - 1 are done
+      f2<JB>(v, j, g, u, tw, s);
+      warp_sync();
+      f3<JB>(v, j, g, u, s);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < Kg; ++j) f2<JB>(v, j, g, u, tw, s);
+    warp_sync();
+#pragma unroll
+    for (int j = 0; j < Kg; ++j) f3<JB>(v, j, g, u, s);
+  }
+}
+template <int JB, class Sync>
+SARFUSE_HD inline void inverse_b(C32 (&v)[E], int g, int u, const float2* tw, C32* s, Sync warp_sync) {
+  if constexpr (JB == 1) {
+#pragma unroll
+    for (int j = 0; j < Kg; ++j) {
+      if (j > 0) warp_sync();  // the group's I2 reads of j - 1 are done
+      i1<JB>(v, j, g, u, tw, s);
+      warp_sync();
+      i2<JB>(v, j, g, u, tw, s);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < Kg; ++j) i1<JB>(v, j, g, u, tw, s);
+    warp_sync();
+#pragma unroll
+    for (int j = 0; j < Kg; ++j) i2<JB>(v, j, g, u, tw, s);
+  }
+}
 
 }  // namespace wx
 
-// The fused line: load, forward, x H (in X[g + 16 u + 256 kb] order: Hp[kb 256 + t]), inverse, store.
-template <bool Streaming, bool Prefetch, int MinBlocks = 2>
+// The fused line: load, forward, x H (in F3's order), inverse, store. JB: B's row blocks (Kg or 1).
+template <bool Streaming, bool Prefetch, int MinBlocks = wx::kMinBlocks, int JB = wx::Kg>
 __global__ void __launch_bounds__(wx::T, MinBlocks)
     rc_warp_exchange(const float2* __restrict__ raw, const float2* __restrict__ hp, const float2* __restrict__ tw,
                      float2* __restrict__ out, int lead) {
   using namespace wx;
   extern __shared__ __align__(32) C32 smem[];
-  const int t = threadIdx.x, g = t / 16, u = t % 16, line = blockIdx.x;
+  const int t = threadIdx.x, g = t / S, u = t % S, line = blockIdx.x;
   const float2* src = raw + static_cast<std::size_t>(line) * N + t;
   C32 v[E];
 #pragma unroll
@@ -104,34 +220,14 @@ __global__ void __launch_bounds__(wx::T, MinBlocks)
                    "r"(N * 8)
                    : "memory");
   }
-  step_f1(v, t, tw);
-#pragma unroll
-  for (int q = 0; q < E; ++q) smem[a_by_t(t, q)] = v[q];
+  const auto warp_sync = [] { __syncwarp(); };
+  f1(v, t, tw, smem);
   __syncthreads();
-#pragma unroll
-  for (int q = 0; q < E; ++q) v[q] = smem[a_by_group(g, u, q)];
-  step_16(v, u, tw);
-#pragma unroll
-  for (int q = 0; q < E; ++q) smem[b_row(g, q, u)] = v[q];
-  __syncwarp();
-#pragma unroll
-  for (int q = 0; q < E; ++q) v[q] = smem[b_row(g, u, q)];
-  fft::dft<16>(v);
-#pragma unroll
-  for (int q = 0; q < E; ++q) v[q] = fft::conj(v[q] * ld(hp + q * T + t));
-  step_16(v, u, tw);
-#pragma unroll
-  for (int q = 0; q < E; ++q) smem[b_row(g, u, q)] = v[q];
-  __syncwarp();
-#pragma unroll
-  for (int q = 0; q < E; ++q) v[q] = smem[b_row(g, q, u)];
-  step_i2(v, g, u, tw);
-#pragma unroll
-  for (int q = 0; q < E; ++q) smem[a_by_group(g, u, q)] = v[q];
+  forward_b<JB>(v, g, u, tw, smem, warp_sync);
+  filter_conj(v, t, hp);
+  inverse_b<JB>(v, g, u, tw, smem, warp_sync);
   __syncthreads();
-#pragma unroll
-  for (int q = 0; q < E; ++q) v[q] = smem[a_by_t(t, q)];
-  fft::dft<16>(v);
+  i3(v, t, smem);
   float2* dst = out + static_cast<std::size_t>(line) * N + t;
 #pragma unroll
   for (int q = 0; q < E; ++q) {
@@ -141,53 +237,54 @@ __global__ void __launch_bounds__(wx::T, MinBlocks)
   }
 }
 
-// H in the order the forward FFT leaves the spectrum: Hp[kb 256 + t] = H[g + 16 u + 256 kb].
+// H in F3's order: Hp[q T + t] = H[k1 + E ka + E R2 kb], q = j R2 + i S + kb.
 std::vector<float2> permuted_filter(const std::vector<float2>& h) {
-  std::vector<float2> p(wx::N);
-  for (int t = 0; t < wx::T; ++t)
-    for (int kb = 0; kb < 16; ++kb) p[kb * 256 + t] = h[t / 16 + 16 * (t % 16) + 256 * kb];
+  using namespace wx;
+  std::vector<float2> p(N);
+  for (int t = 0; t < T; ++t)
+    for (int j = 0; j < Kg; ++j)
+      for (int i = 0; i < Ka; ++i)
+        for (int kb = 0; kb < S; ++kb)
+          p[(j * R2 + i * S + kb) * T + t] = h[k1_of(t / S, j) + E * (t % S + S * i) + E * R2 * kb];
   return p;
 }
 
-// The kernel's steps on the host, every thread of a phase before the next phase: one line.
+// The kernel's steps on the host, every thread of a phase before the next phase: one line. JB = 1
+// interleaves F2 / F3 (and I1 / I2) per j, so there a phase is one j's step.
+template <int JB>
 std::vector<float2> host_line(const float2* x, const std::vector<float2>& hp, const std::vector<float2>& tw) {
   using namespace wx;
-  std::vector<C32> s(kSmemSlots);
+  std::vector<C32> s(smem_slots<JB>(), C32{NAN, NAN});
   std::vector<std::array<C32, E>> regs(T);
   auto each = [&](auto&& f) {
     for (int t = 0; t < T; ++t) {
       C32 v[E];
       std::copy(regs[t].begin(), regs[t].end(), v);
-      f(v, t, t / 16, t % 16);
+      f(v, t, t / S, t % S);
       std::copy(v, v + E, regs[t].begin());
     }
   };
+  const float2* w = tw.data();
   each([&](C32(&v)[E], int t, int, int) {
     for (int q = 0; q < E; ++q) v[q] = {x[t + q * T].x, x[t + q * T].y};
-    step_f1(v, t, tw.data());
-    for (int q = 0; q < E; ++q) s[a_by_t(t, q)] = v[q];
+    f1(v, t, w, s.data());
   });
-  each([&](C32(&v)[E], int, int g, int u) {
-    for (int q = 0; q < E; ++q) v[q] = s[a_by_group(g, u, q)];
-    step_16(v, u, tw.data());
-    for (int q = 0; q < E; ++q) s[b_row(g, q, u)] = v[q];
-  });
-  each([&](C32(&v)[E], int t, int g, int u) {
-    for (int q = 0; q < E; ++q) v[q] = s[b_row(g, u, q)];
-    fft::dft<16>(v);
-    for (int q = 0; q < E; ++q) v[q] = fft::conj(v[q] * ld(hp.data() + q * T + t));
-    step_16(v, u, tw.data());
-    for (int q = 0; q < E; ++q) s[b_row(g, u, q)] = v[q];
-  });
-  each([&](C32(&v)[E], int, int g, int u) {
-    for (int q = 0; q < E; ++q) v[q] = s[b_row(g, q, u)];
-    step_i2(v, g, u, tw.data());
-    for (int q = 0; q < E; ++q) s[a_by_group(g, u, q)] = v[q];
-  });
+  for (int j = 0; j < Kg; ++j) {
+    each([&](C32(&v)[E], int, int g, int u) { f2<JB>(v, j, g, u, w, s.data()); });
+    if (JB == 1) each([&](C32(&v)[E], int, int g, int u) { f3<JB>(v, j, g, u, s.data()); });
+  }
+  if (JB != 1)
+    for (int j = 0; j < Kg; ++j) each([&](C32(&v)[E], int, int g, int u) { f3<JB>(v, j, g, u, s.data()); });
+  each([&](C32(&v)[E], int t, int, int) { filter_conj(v, t, hp.data()); });
+  for (int j = 0; j < Kg; ++j) {
+    each([&](C32(&v)[E], int, int g, int u) { i1<JB>(v, j, g, u, w, s.data()); });
+    if (JB == 1) each([&](C32(&v)[E], int, int g, int u) { i2<JB>(v, j, g, u, w, s.data()); });
+  }
+  if (JB != 1)
+    for (int j = 0; j < Kg; ++j) each([&](C32(&v)[E], int, int g, int u) { i2<JB>(v, j, g, u, w, s.data()); });
   std::vector<float2> y(N);
   each([&](C32(&v)[E], int t, int, int) {
-    for (int q = 0; q < E; ++q) v[q] = s[a_by_t(t, q)];
-    fft::dft<16>(v);
+    i3(v, t, s.data());
     for (int q = 0; q < E; ++q) y[t + q * T] = make_float2(v[q].re, -v[q].im);
   });
   return y;
@@ -208,14 +305,20 @@ int main(int argc, char** argv) {
     fft_host(a, false);
     for (int k = 0; k < N; ++k) a[k] *= std::complex<double>(h[k].x, h[k].y);
     fft_host(a, true);
-    const std::vector<float2> y = host_line(x.data(), permuted_filter(h), tw);
-    double e2 = 0, r2 = 0;
-    for (int k = 0; k < N; ++k) {
-      e2 += std::norm(std::complex<double>(y[k].x, y[k].y) - a[k]);
-      r2 += std::norm(a[k]);
-    }
-    std::printf("host steps vs float64: relative L2 %.3e%s\n", std::sqrt(e2 / r2), std::sqrt(e2 / r2) < 1e-5 ? "" : "  ** WRONG **");
-    return std::sqrt(e2 / r2) < 1e-5 ? 0 : 1;
+    bool ok = true;
+    auto check = [&](const char* name, const std::vector<float2>& y) {
+      double e2 = 0, r2 = 0;
+      for (int k = 0; k < N; ++k) {
+        e2 += std::norm(std::complex<double>(y[k].x, y[k].y) - a[k]);
+        r2 += std::norm(a[k]);
+      }
+      const double e = std::sqrt(e2 / r2);
+      ok &= e < 1e-5;
+      std::printf("N = %d, %s: host steps vs float64, relative L2 %.3e%s\n", N, name, e, e < 1e-5 ? "" : "  ** WRONG **");
+    };
+    check("B a block per j", host_line<wx::Kg>(x.data(), permuted_filter(h), tw));
+    if constexpr (wx::Kg > 1) check("one B block, j in turn", host_line<1>(x.data(), permuted_filter(h), tw));
+    return ok ? 0 : 1;
   }
   RangeCase rc(wx::LINES, N);
   rc.set_checked_lines({0, 1, 777, 2048, wx::LINES - 1}, [](auto& a, bool inv) { fft_host(a, inv); });
@@ -233,9 +336,10 @@ int main(int argc, char** argv) {
                          <<<gr / Shape::lines, dim3(Shape::threads, Shape::lines), smem>>>(dx, wx::LINES, N, dh, dtw, dy, N, N);
                    });
   };
-  const int smem = wx::kSmemSlots * 8;
-  auto variant = [&]<bool Streaming, bool Prefetch, int MinBlocks = 2>(const char* name, int lead) {
-    const auto kernel = &rc_warp_exchange<Streaming, Prefetch, MinBlocks>;
+  auto variant = [&]<bool Streaming, bool Prefetch, int MinBlocks = wx::kMinBlocks, int JB = wx::Kg>(const char* name,
+                                                                                                    int lead) {
+    const int smem = wx::smem_slots<JB>() * 8;
+    const auto kernel = &rc_warp_exchange<Streaming, Prefetch, MinBlocks, JB>;
     measure_kernel(bench, rc, reinterpret_cast<const void*>(kernel), smem, wx::T, wx::LINES, false, name,
                    [&](unsigned gr) { kernel<<<gr, wx::T, smem>>>(dx, dhp, dtw, dy, lead); });
   };
@@ -244,7 +348,11 @@ int main(int argc, char** argv) {
     product();
     variant.template operator()<false, false>("warp exchange", 0);
     variant.template operator()<true, false>("warp exchange, streaming stores", 0);
-    variant.template operator()<false, false, 3>("warp exchange, 3 blocks of registers", 0);
+    if constexpr (wx::kMinBlocks == 2) variant.template operator()<false, false, 3>("warp exchange, 3 blocks of registers", 0);
+    if constexpr (wx::Kg > 1) {  // 8192: B one j at a time (half its shared memory), at one and two blocks a SM
+      variant.template operator()<false, false, 1, 1>("warp exchange, one B block", 0);
+      variant.template operator()<false, false, 2, 1>("warp exchange, one B block, 2 blocks of registers", 0);
+    }
     for (int lead : {8, 32, 132, 264}) {
       char name[80];
       std::snprintf(name, sizeof name, "warp exchange, L2 bulk prefetch %d blocks ahead", lead);
