@@ -1,5 +1,5 @@
 // Experiment (issue 20, stop 56): fused range compression of 4096 lines of N = 2048, 4096 or 8192 points
-// (-DRC_N), circular, with one block-wide exchange an FFT instead of two. The product kernel's FFT is
+// and 8192 lines of 16384 (-DRC_N), circular, with one block-wide exchange an FFT instead of two. The product kernel's FFT is
 // Stockham radix-16 (32) passes whose exchanges each span the whole block (a thread reads positions
 // tid + q T, written by every warp), so a line takes four block barriers. Here N = E x M (E points a
 // thread, M = T threads) and M = R2 x S, the M-point DFTs on groups of S threads (8 or 16: inside a warp):
@@ -14,18 +14,23 @@
 //     I3  DFT_E over k1 -> n1; holds x[M n1 + t], stored in natural order
 // Each inverse exchange writes the very positions its thread read in the forward one, so the buffers
 // need no barrier between the two FFTs: two __syncthreads and two __syncwarp a line instead of four
-// __syncthreads. The steps are SARFUSE_HD: `./rcwx host` runs them thread by thread, phase by phase, and
-// checks them against a float64 FFT (no GPU needed; 4.1e-7 / 4.4e-7 / 5.2e-7 at 2048 / 4096 / 8192).
+// __syncthreads. The steps are SARFUSE_HD: `./rcwx host` runs the kernel's body on the host, one
+// std::thread a GPU thread with std::barrier for the block's and the groups' synchronisation, and checks
+// a line against a float64 FFT (no GPU needed; 4.1e-7 / 4.4e-7 / 5.2e-7 / 6.5e-7 at 2048 ... 16384).
 // Variants beside the product kernel, every output checked against float64 after poisoning: stores
 // st.global.cs (streaming); thread 0 asking L2 for the line `lead` blocks ahead (cp.async.bulk.prefetch.L2,
 // one instruction, no registers held); three blocks of registers a SM; at 8192 exchange B one j at a time
-// (half its shared memory, so two blocks a SM fit).
+// (half its shared memory, so two blocks a SM fit); B in S x S chunks (2048; at 16384 the only form that
+// fits beside A's 128 KB, and there ptxas puts it at 124 registers, no spill, where the product spills 124 B).
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr -DRC_N=4096 \
 //     scripts/experiments/rc_warp_exchange.cu -o rcwx && ./rcwx host && ./rcwx
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <array>
+#include <barrier>
+#include <memory>
+#include <thread>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -42,15 +47,19 @@ using fft::C32;
 namespace wx {
 
 #ifndef RC_N
-#define RC_N 4096  // 2048, 4096 or 8192: -DRC_N=...
+#define RC_N 4096  // 2048, 4096, 8192 or 16384: -DRC_N=...
 #endif
 // The product's points a thread (fused_elems) and group width: E = 16 (32 at 8192) points a thread,
 // T = N / E threads; groups of S lanes take the M = T point DFTs, M = R2 x S.
-constexpr int N = RC_N, LINES = 4096;
-constexpr int E = N == 8192 ? 32 : 16, T = N / E, M = T, S = N == 2048 ? 8 : 16, R2 = M / S;
+constexpr int N = RC_N, LINES = N == 16384 ? 8192 : 4096;  // the bench's lines at each size
+constexpr int E = N >= 8192 ? 32 : 16, T = N / E, M = T, S = N == 2048 ? 8 : 16, R2 = M / S;
 constexpr int Kg = E * S / T;  // k1 a group: k1 = g + (T / S) j, j < Kg
 constexpr int Ka = R2 / S;     // ka a lane in F3: ka = u + S i, i < Ka
 constexpr int kMinBlocks = E == 32 ? 1 : T >= 256 ? 2 : 4;  // the product's (fused_min_blocks)
+// JB, the row blocks of exchange B a group holds: Kg (one a j), 1 (the j in turn) or kChunked (one S x S
+// block, the (j, i) chunks in turn: at 16384 B would not fit beside A otherwise).
+constexpr int kChunked = 0;
+constexpr int kDefaultJB = N == 16384 ? kChunked : Kg;
 static_assert(Kg * R2 == E && Ka * S == R2 && Ka >= 1 && Kg >= 1);
 // Exchange A: [k1][n2], rows padded by 8 slots where a group's S lanes cover less than 128 bytes, so the
 // groups of a warp fall on different banks.
@@ -60,7 +69,7 @@ constexpr int kApitch = M + (S < 16 ? 8 : 0);
 // rounded to 8 mod 16 slots when S = 8 (two groups then share the 16 eight-byte banks).
 template <int JB>
 constexpr int b_pitch() {
-  constexpr int raw = JB * R2 * (S + 1);
+  constexpr int raw = (JB == kChunked ? S : JB * R2) * (S + 1);
   return S < 16 ? raw + ((8 - raw % 16) + 16) % 16 : raw;
 }
 template <int JB>
@@ -91,8 +100,10 @@ SARFUSE_HD inline int k1_of(int g, int j) { return g + (T / S) * j; }
 SARFUSE_HD inline int a_pos(int k1, int n2) { return k1 * kApitch + n2; }
 template <int JB>
 SARFUSE_HD inline int b_pos(int g, int j, int ka, int m2) {
+  static_assert(JB != kChunked, "chunked B: b_chunk_pos");
   return E * kApitch + g * b_pitch<JB>() + ((JB == 1 ? 0 : j) * R2 + ka) * (S + 1) + m2;
 }
+SARFUSE_HD inline int b_chunk_pos(int g, int row, int col) { return E * kApitch + g * b_pitch<kChunked>() + row * (S + 1) + col; }
 
 // F1: DFT_E over n1, x W_N^(t k1); written to A.
 SARFUSE_HD inline void f1(C32 (&v)[E], int t, const float2* tw, C32* s) {
@@ -161,11 +172,61 @@ SARFUSE_HD inline void i3(C32 (&v)[E], int t, const C32* s) {
   fft::dft<E>(v);
 }
 
+// Exchange B one S x S chunk at a time: forward, F2 of j, then for each i the rows ka = S i + r (r < S)
+// written by column (thread u = m2), read by row (thread u = r, its ka = u + S i), F3 on it; inverse, for
+// each i I1 writes its row, every thread reads column u (m2 = u) into b[S i + r], then I2 of j.
+template <class Sync>
+SARFUSE_HD inline void forward_chunked(C32 (&v)[E], int j, int g, int u, const float2* tw, C32* s, Sync warp_sync) {
+  C32* b = v + j * R2;
+#pragma unroll
+  for (int m1 = 0; m1 < R2; ++m1) b[m1] = s[a_pos(k1_of(g, j), S * m1 + u)];
+  fft::dft<R2>(b);
+  chain_mul<R2>(b, C32{1.f, 0.f}, ld(tw + E * u), true);
+  C32 c[R2];  // F2's outputs, while b's slots take F3's
+#pragma unroll
+  for (int ka = 0; ka < R2; ++ka) c[ka] = b[ka];
+#pragma unroll
+  for (int i = 0; i < Ka; ++i) {
+    if (i > 0 || j > 0) warp_sync();  // the group's reads of the chunk before are done
+#pragma unroll
+    for (int r = 0; r < S; ++r) s[b_chunk_pos(g, r, u)] = c[S * i + r];
+    warp_sync();
+#pragma unroll
+    for (int m2 = 0; m2 < S; ++m2) b[i * S + m2] = s[b_chunk_pos(g, u, m2)];
+    fft::dft<S>(b + i * S);
+  }
+}
+template <class Sync>
+SARFUSE_HD inline void inverse_chunked(C32 (&v)[E], int j, int g, int u, const float2* tw, C32* s, Sync warp_sync) {
+  C32* b = v + j * R2;
+  C32 c[R2];  // I1's outputs gathered by column
+#pragma unroll
+  for (int i = 0; i < Ka; ++i) {
+    C32* d = b + i * S;
+    fft::dft<S>(d);
+    chain_mul<S>(d, C32{1.f, 0.f}, ld(tw + E * (u + S * i)), true);
+    warp_sync();  // the group's reads of the chunk before (or F3's of the last) are done
+#pragma unroll
+    for (int m2 = 0; m2 < S; ++m2) s[b_chunk_pos(g, u, m2)] = d[m2];
+    warp_sync();
+#pragma unroll
+    for (int r = 0; r < S; ++r) c[S * i + r] = s[b_chunk_pos(g, r, u)];
+  }
+  const int k1 = k1_of(g, j);
+  fft::dft<R2>(c);
+  chain_mul<R2>(c, ld(tw + u * k1), ld(tw + S * k1), false);
+#pragma unroll
+  for (int m1 = 0; m1 < R2; ++m1) s[a_pos(k1, S * m1 + u)] = c[m1];
+}
+
 // Everything between the two block barriers for one thread (g, u); `warp_sync` between the writes and
 // reads of B (a no-op on the host, which runs each phase for all threads itself).
 template <int JB, class Sync>
 SARFUSE_HD inline void forward_b(C32 (&v)[E], int g, int u, const float2* tw, C32* s, Sync warp_sync) {
-  if constexpr (JB == 1) {
+  if constexpr (JB == kChunked) {
+#pragma unroll
+    for (int j = 0; j < Kg; ++j) forward_chunked(v, j, g, u, tw, s, warp_sync);
+  } else if constexpr (JB == 1) {
 #pragma unroll
     for (int j = 0; j < Kg; ++j) {
       if (j > 0) warp_sync();  // the group's F3 reads of j - 1 are done
@@ -183,7 +244,10 @@ SARFUSE_HD inline void forward_b(C32 (&v)[E], int g, int u, const float2* tw, C3
 }
 template <int JB, class Sync>
 SARFUSE_HD inline void inverse_b(C32 (&v)[E], int g, int u, const float2* tw, C32* s, Sync warp_sync) {
-  if constexpr (JB == 1) {
+  if constexpr (JB == kChunked) {
+#pragma unroll
+    for (int j = 0; j < Kg; ++j) inverse_chunked(v, j, g, u, tw, s, warp_sync);
+  } else if constexpr (JB == 1) {
 #pragma unroll
     for (int j = 0; j < Kg; ++j) {
       if (j > 0) warp_sync();  // the group's I2 reads of j - 1 are done
@@ -200,16 +264,31 @@ SARFUSE_HD inline void inverse_b(C32 (&v)[E], int g, int u, const float2* tw, C3
   }
 }
 
+// A line's compute between its load and its store, thread t: the kernel's body, which the host runs
+// too, one std::thread a GPU thread (block_sync / warp_sync: __syncthreads / __syncwarp there).
+template <int JB, class BlockSync, class WarpSync>
+SARFUSE_HD inline void line_body(C32 (&v)[E], int t, const float2* hp, const float2* tw, C32* s, BlockSync block_sync,
+                                 WarpSync warp_sync) {
+  const int g = t / S, u = t % S;
+  f1(v, t, tw, s);
+  block_sync();
+  forward_b<JB>(v, g, u, tw, s, warp_sync);
+  filter_conj(v, t, hp);
+  inverse_b<JB>(v, g, u, tw, s, warp_sync);
+  block_sync();
+  i3(v, t, s);
+}
+
 }  // namespace wx
 
 // The fused line: load, forward, x H (in F3's order), inverse, store. JB: B's row blocks (Kg or 1).
-template <bool Streaming, bool Prefetch, int MinBlocks = wx::kMinBlocks, int JB = wx::Kg>
+template <bool Streaming, bool Prefetch, int MinBlocks = wx::kMinBlocks, int JB = wx::kDefaultJB>
 __global__ void __launch_bounds__(wx::T, MinBlocks)
     rc_warp_exchange(const float2* __restrict__ raw, const float2* __restrict__ hp, const float2* __restrict__ tw,
                      float2* __restrict__ out, int lead) {
   using namespace wx;
   extern __shared__ __align__(32) C32 smem[];
-  const int t = threadIdx.x, g = t / S, u = t % S, line = blockIdx.x;
+  const int t = threadIdx.x, line = blockIdx.x;
   const float2* src = raw + static_cast<std::size_t>(line) * N + t;
   C32 v[E];
 #pragma unroll
@@ -220,14 +299,7 @@ __global__ void __launch_bounds__(wx::T, MinBlocks)
                    "r"(N * 8)
                    : "memory");
   }
-  const auto warp_sync = [] { __syncwarp(); };
-  f1(v, t, tw, smem);
-  __syncthreads();
-  forward_b<JB>(v, g, u, tw, smem, warp_sync);
-  filter_conj(v, t, hp);
-  inverse_b<JB>(v, g, u, tw, smem, warp_sync);
-  __syncthreads();
-  i3(v, t, smem);
+  line_body<JB>(v, t, hp, tw, smem, [] { __syncthreads(); }, [] { __syncwarp(); });
   float2* dst = out + static_cast<std::size_t>(line) * N + t;
 #pragma unroll
   for (int q = 0; q < E; ++q) {
@@ -249,44 +321,26 @@ std::vector<float2> permuted_filter(const std::vector<float2>& h) {
   return p;
 }
 
-// The kernel's steps on the host, every thread of a phase before the next phase: one line. JB = 1
-// interleaves F2 / F3 (and I1 / I2) per j, so there a phase is one j's step.
+// The kernel's body on the host: one std::thread a GPU thread, std::barrier for the block's and each
+// group's synchronisation, shared memory poisoned with NaN. One line.
 template <int JB>
 std::vector<float2> host_line(const float2* x, const std::vector<float2>& hp, const std::vector<float2>& tw) {
   using namespace wx;
   std::vector<C32> s(smem_slots<JB>(), C32{NAN, NAN});
-  std::vector<std::array<C32, E>> regs(T);
-  auto each = [&](auto&& f) {
-    for (int t = 0; t < T; ++t) {
-      C32 v[E];
-      std::copy(regs[t].begin(), regs[t].end(), v);
-      f(v, t, t / S, t % S);
-      std::copy(v, v + E, regs[t].begin());
-    }
-  };
-  const float2* w = tw.data();
-  each([&](C32(&v)[E], int t, int, int) {
-    for (int q = 0; q < E; ++q) v[q] = {x[t + q * T].x, x[t + q * T].y};
-    f1(v, t, w, s.data());
-  });
-  for (int j = 0; j < Kg; ++j) {
-    each([&](C32(&v)[E], int, int g, int u) { f2<JB>(v, j, g, u, w, s.data()); });
-    if (JB == 1) each([&](C32(&v)[E], int, int g, int u) { f3<JB>(v, j, g, u, s.data()); });
-  }
-  if (JB != 1)
-    for (int j = 0; j < Kg; ++j) each([&](C32(&v)[E], int, int g, int u) { f3<JB>(v, j, g, u, s.data()); });
-  each([&](C32(&v)[E], int t, int, int) { filter_conj(v, t, hp.data()); });
-  for (int j = 0; j < Kg; ++j) {
-    each([&](C32(&v)[E], int, int g, int u) { i1<JB>(v, j, g, u, w, s.data()); });
-    if (JB == 1) each([&](C32(&v)[E], int, int g, int u) { i2<JB>(v, j, g, u, w, s.data()); });
-  }
-  if (JB != 1)
-    for (int j = 0; j < Kg; ++j) each([&](C32(&v)[E], int, int g, int u) { i2<JB>(v, j, g, u, w, s.data()); });
   std::vector<float2> y(N);
-  each([&](C32(&v)[E], int t, int, int) {
-    i3(v, t, s.data());
-    for (int q = 0; q < E; ++q) y[t + q * T] = make_float2(v[q].re, -v[q].im);
-  });
+  std::barrier block(T);
+  std::vector<std::unique_ptr<std::barrier<>>> groups;
+  for (int g = 0; g < T / S; ++g) groups.push_back(std::make_unique<std::barrier<>>(S));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < T; ++t)
+    threads.emplace_back([&, t] {
+      C32 v[E];
+      for (int q = 0; q < E; ++q) v[q] = {x[t + q * T].x, x[t + q * T].y};
+      line_body<JB>(v, t, hp.data(), tw.data(), s.data(), [&] { block.arrive_and_wait(); },
+                    [&] { groups[t / S]->arrive_and_wait(); });
+      for (int q = 0; q < E; ++q) y[t + q * T] = make_float2(v[q].re, -v[q].im);
+    });
+  for (std::thread& th : threads) th.join();
   return y;
 }
 
@@ -318,6 +372,7 @@ int main(int argc, char** argv) {
     };
     check("B a block per j", host_line<wx::Kg>(x.data(), permuted_filter(h), tw));
     if constexpr (wx::Kg > 1) check("one B block, j in turn", host_line<1>(x.data(), permuted_filter(h), tw));
+    check("B in S x S chunks", host_line<wx::kChunked>(x.data(), permuted_filter(h), tw));
     return ok ? 0 : 1;
   }
   RangeCase rc(wx::LINES, N);
@@ -336,7 +391,7 @@ int main(int argc, char** argv) {
                          <<<gr / Shape::lines, dim3(Shape::threads, Shape::lines), smem>>>(dx, wx::LINES, N, dh, dtw, dy, N, N);
                    });
   };
-  auto variant = [&]<bool Streaming, bool Prefetch, int MinBlocks = wx::kMinBlocks, int JB = wx::Kg>(const char* name,
+  auto variant = [&]<bool Streaming, bool Prefetch, int MinBlocks = wx::kMinBlocks, int JB = wx::kDefaultJB>(const char* name,
                                                                                                     int lead) {
     const int smem = wx::smem_slots<JB>() * 8;
     const auto kernel = &rc_warp_exchange<Streaming, Prefetch, MinBlocks, JB>;
@@ -353,6 +408,7 @@ int main(int argc, char** argv) {
       variant.template operator()<false, false, 1, 1>("warp exchange, one B block", 0);
       variant.template operator()<false, false, 2, 1>("warp exchange, one B block, 2 blocks of registers", 0);
     }
+    if constexpr (N == 2048) variant.template operator()<false, false, 4, wx::kChunked>("warp exchange, B in chunks", 0);
     for (int lead : {8, 32, 132, 264}) {
       char name[80];
       std::snprintf(name, sizeof name, "warp exchange, L2 bulk prefetch %d blocks ahead", lead);
