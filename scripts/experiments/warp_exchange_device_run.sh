@@ -37,6 +37,7 @@ run)
     NCU_BIN=/usr/local/cuda/bin/ncu
     $NCU_BIN --clock-control none --set full -k regex:rc_warp_exchange -c 1 /tmp/rcwx_4096 > "$OUT"/ncu_wx_4096.txt 2>&1
     $NCU_BIN --clock-control none --set full -k regex:range_compress_kernel -c 1 /tmp/rcwx_4096 > "$OUT"/ncu_product_4096.txt 2>&1
+    $NCU_BIN --clock-control none --set full -k regex:rc_warp_exchange -c 1 /tmp/rcwx_16384 > "$OUT"/ncu_wx_16384.txt 2>&1
   fi
   cat "$OUT"/device.txt "$OUT"/rcwx_4096.txt "$OUT"/rcwx_2048.txt "$OUT"/rcwx_8192.txt "$OUT"/rcwx_16384.txt
   grep -E "round|split|two lines|bit-identical|clusters" "$OUT"/fsp.txt
