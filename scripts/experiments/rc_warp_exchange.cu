@@ -24,6 +24,9 @@
 // fits beside A's 128 KB, and there ptxas puts it at 124 registers, no spill, where the product spills 124 B).
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr -DRC_N=4096 \
 //     scripts/experiments/rc_warp_exchange.cu -o rcwx && ./rcwx host && ./rcwx
+// With the cuFFTDx kernel of the same fusion in the same process (its best configurations): add
+//   -I .deps/mathdx-25.6.0/mathdx/include -I .deps/mathdx-25.6.0/mathdx/external/cutlass/include
+//   -DSARFUSE_HAVE_CUFFTDX=1 -DSARFUSE_CUFFTDX_SM=900 src/bench/cufftdx_range.cu
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -37,6 +40,9 @@
 #include <cstring>
 #include <vector>
 
+#if SARFUSE_HAVE_CUFFTDX
+#include "bench/cufftdx_range.hpp"
+#endif
 #include "cuda/range_pass_kernels.cuh"
 #include "experiment_util.hpp"
 
@@ -414,6 +420,10 @@ int main(int argc, char** argv) {
       std::snprintf(name, sizeof name, "warp exchange, L2 bulk prefetch %d blocks ahead", lead);
       variant.template operator()<false, true>(name, lead);
     }
+#if SARFUSE_HAVE_CUFFTDX
+    for (const bench::CufftdxRange& c : bench::cufftdx_range_configs(N))
+      measure_run(bench, rc, "cuFFTDx " + c.config, [&] { c.run(dx, dy, dh, wx::LINES, nullptr); });
+#endif
   }
   return 0;
 }

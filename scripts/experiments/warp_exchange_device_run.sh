@@ -10,8 +10,11 @@ case "${1:-run}" in
 prepare)
   set -e
   NODATA=1 TESTS=gpu LEAN=1 sh scripts/device_bundle.sh build-cuda
+  DX=.deps/mathdx-25.6.0/mathdx  # cuFFTDx in the same process, where make build fetched MathDx
+  DXFLAGS=""
+  [ -d $DX/include ] && DXFLAGS="-I $DX/include -I $DX/external/cutlass/include -DSARFUSE_HAVE_CUFFTDX=1 -DSARFUSE_CUFFTDX_SM=900 src/bench/cufftdx_range.cu"
   for n in 2048 4096 8192 16384; do
-    $NVCC -DRC_N=$n scripts/experiments/rc_warp_exchange.cu -o /tmp/rcwx_$n
+    $NVCC -DRC_N=$n scripts/experiments/rc_warp_exchange.cu $DXFLAGS -o /tmp/rcwx_$n
     /tmp/rcwx_$n host
     xz -T2 -c /tmp/rcwx_$n > .devbundle/rcwx_$n.xz
   done
