@@ -19,6 +19,17 @@ bool own_fft_supports(int n) { return n >= 256 && n <= 16384 && (n & (n - 1)) ==
 using namespace sarfuse;
 using namespace sarfuse::cuda;
 
+// The three variants' common start: line n1 m + n2's spectrum x H in v (the product kernel's steps),
+// the L2 asked for the line `ahead` lines on, `s` the FFT's exchange.
+template <int N, int E>
+__device__ __forceinline__ void spectrum_line(C32 (&v)[E], const void* raw, int line, int lines, int nr, int ahead,
+                                              const float2* filter, const float2* tw, C32* s, int tid) {
+  steps::load_raw_line<N, SampleType::complex64>(v, raw, line, nr, tid, true);
+  steps::prefetch_ahead_l2<N, E>(raw, line, lines, static_cast<std::size_t>(nr) * 8, tid, ahead);
+  steps::Fp32Butterflies::forward<N, E>(v, s, tw, tid);
+  steps::multiply_by_filter<N>(v, filter, tid);
+}
+
 // The same pass exchanging through L2 instead of distributed shared memory (as pass 3's inverse step
 // does): each block stores its line's spectrum to its own row, cluster barrier, then reads its share of
 // the columns of the 16 rows back (ld.global.cg) and stores the DFT in place.
@@ -35,10 +46,7 @@ __global__ void __launch_bounds__(N / E, row_pass_min_blocks<N, E>)
   __shared__ C32 step_tw[R];
   if (tid < R) step_tw[tid] = fft::to_c32(__ldg(az_tw + n2 * tid));
   C32 v[E];
-  steps::load_raw_line<N, SampleType::complex64>(v, raw, n1 * m + n2, nr, tid, true);
-  steps::prefetch_ahead_l2<N, E>(raw, n1 * m + n2, lines, static_cast<std::size_t>(nr) * 8, tid, steps::kPrefetchBlocks / R);
-  steps::Fp32Butterflies::forward<N, E>(v, smem, tw, tid);
-  steps::multiply_by_filter<N>(v, filter, tid);
+  spectrum_line<N>(v, raw, n1 * m + n2, lines, nr, steps::kPrefetchBlocks / R, filter, tw, smem, tid);
   float2* own = out + (static_cast<std::size_t>(n1) * m + n2) * N;
 #pragma unroll
   for (int q = 0; q < E; ++q) own[tid + q * T] = fft::to_float2(v[q]);
@@ -74,10 +82,7 @@ __global__ void __launch_bounds__(N / E, row_pass_min_blocks<N, E>)
   __shared__ C32 step_tw[R];
   if (tid < R) step_tw[tid] = fft::to_c32(__ldg(az_tw + n2 * tid));
   C32 v[E];
-  steps::load_raw_line<N, SampleType::complex64>(v, raw, n1 * m + n2, nr, tid, true);
-  steps::prefetch_ahead_l2<N, E>(raw, n1 * m + n2, lines, static_cast<std::size_t>(nr) * 8, tid, steps::kPrefetchBlocks / R);
-  steps::Fp32Butterflies::forward<N, E>(v, smem, tw, tid);
-  steps::multiply_by_filter<N>(v, filter, tid);
+  spectrum_line<N>(v, raw, n1 * m + n2, lines, nr, steps::kPrefetchBlocks / R, filter, tw, smem, tid);
   __syncthreads();
 #pragma unroll
   for (int q = 0; q < E; ++q) smem[tid + q * T] = v[q];
@@ -117,10 +122,7 @@ __global__ void __launch_bounds__(2 * (N / E), 1)
   __shared__ C32 step_tw[R];
   if (y == 0 && tid < R) step_tw[tid] = fft::to_c32(__ldg(az_tw + n2 * tid));
   C32 v[E];
-  steps::load_raw_line<N, SampleType::complex64>(v, raw, n1 * m + n2, nr, tid, true);
-  steps::prefetch_ahead_l2<N, E>(raw, n1 * m + n2, lines, static_cast<std::size_t>(nr) * 8, tid, steps::kPrefetchBlocks / C);
-  steps::Fp32Butterflies::forward<N, E>(v, slot, tw, tid);
-  steps::multiply_by_filter<N>(v, filter, tid);
+  spectrum_line<N>(v, raw, n1 * m + n2, lines, nr, steps::kPrefetchBlocks / C, filter, tw, slot, tid);
   __syncthreads();
 #pragma unroll
   for (int q = 0; q < E; ++q) slot[tid + q * T] = v[q];

@@ -19,7 +19,7 @@
 // a line against a float64 FFT (no GPU needed; 4.1e-7 / 4.4e-7 / 5.2e-7 / 6.5e-7 at 2048 ... 16384).
 // Variants beside the product kernel, every output checked against float64 after poisoning: stores
 // st.global.cs (streaming); thread 0 asking L2 for the line `lead` blocks ahead (cp.async.bulk.prefetch.L2,
-// one instruction, no registers held); three blocks of registers a SM; at 8192 exchange B one j at a time
+// one instruction, no registers held); three blocks of registers a SM; at 8192 exchange B one k1 at a time
 // (half its shared memory, so two blocks a SM fit); B in S x S chunks (2048; at 16384 the only form that
 // fits beside A's 128 KB, and there ptxas puts it at 124 registers, no spill, where the product spills 124 B).
 //   nvcc -std=c++20 -O3 -arch=sm_90 -I include -I src --expt-relaxed-constexpr -DRC_N=4096 \
@@ -62,16 +62,15 @@ constexpr int E = N >= 8192 ? 32 : 16, T = N / E, M = T, S = N == 2048 ? 8 : 16,
 constexpr int Kg = E * S / T;  // k1 a group: k1 = g + (T / S) j, j < Kg
 constexpr int Ka = R2 / S;     // ka a lane in F3: ka = u + S i, i < Ka
 constexpr int kMinBlocks = E == 32 ? 1 : T >= 256 ? 2 : 4;  // the product's (fused_min_blocks)
-// JB, the row blocks of exchange B a group holds: Kg (one a j), 1 (the j in turn) or kChunked (one S x S
-// block, the (j, i) chunks in turn: at 16384 B would not fit beside A otherwise).
+// JB, the row blocks of exchange B a group holds: Kg (one a j) or kChunked (one S x S block, the (j, i)
+// chunks in turn: half the shared memory at 8192, the only form that fits beside A at 16384).
 constexpr int kChunked = 0;
 constexpr int kDefaultJB = N == 16384 ? kChunked : Kg;
 static_assert(Kg * R2 == E && Ka * S == R2 && Ka >= 1 && Kg >= 1);
 // Exchange A: [k1][n2], rows padded by 8 slots where a group's S lanes cover less than 128 bytes, so the
 // groups of a warp fall on different banks.
 constexpr int kApitch = M + (S < 16 ? 8 : 0);
-// Exchange B of group g: [jb][ka][m2], rows of S + 1 slots, JB = Kg row blocks (one a j) or 1 (the
-// j taken one after another through one block: half the shared memory at 8192); the group's region
+// Exchange B of group g: [j][ka][m2] (or one S x S chunk), rows of S + 1 slots; the group's region
 // rounded to 8 mod 16 slots when S = 8 (two groups then share the 16 eight-byte banks).
 template <int JB>
 constexpr int b_pitch() {
@@ -107,7 +106,7 @@ SARFUSE_HD inline int a_pos(int k1, int n2) { return k1 * kApitch + n2; }
 template <int JB>
 SARFUSE_HD inline int b_pos(int g, int j, int ka, int m2) {
   static_assert(JB != kChunked, "chunked B: b_chunk_pos");
-  return E * kApitch + g * b_pitch<JB>() + ((JB == 1 ? 0 : j) * R2 + ka) * (S + 1) + m2;
+  return E * kApitch + g * b_pitch<JB>() + (j * R2 + ka) * (S + 1) + m2;
 }
 SARFUSE_HD inline int b_chunk_pos(int g, int row, int col) { return E * kApitch + g * b_pitch<kChunked>() + row * (S + 1) + col; }
 
@@ -226,20 +225,12 @@ SARFUSE_HD inline void inverse_chunked(C32 (&v)[E], int j, int g, int u, const f
 }
 
 // Everything between the two block barriers for one thread (g, u); `warp_sync` between the writes and
-// reads of B (a no-op on the host, which runs each phase for all threads itself).
+// reads of B.
 template <int JB, class Sync>
 SARFUSE_HD inline void forward_b(C32 (&v)[E], int g, int u, const float2* tw, C32* s, Sync warp_sync) {
   if constexpr (JB == kChunked) {
 #pragma unroll
     for (int j = 0; j < Kg; ++j) forward_chunked(v, j, g, u, tw, s, warp_sync);
-  } else if constexpr (JB == 1) {
-#pragma unroll
-    for (int j = 0; j < Kg; ++j) {
-      if (j > 0) warp_sync();  // the group's F3 reads of j - 1 are done
-      f2<JB>(v, j, g, u, tw, s);
-      warp_sync();
-      f3<JB>(v, j, g, u, s);
-    }
   } else {
 #pragma unroll
     for (int j = 0; j < Kg; ++j) f2<JB>(v, j, g, u, tw, s);
@@ -253,14 +244,6 @@ SARFUSE_HD inline void inverse_b(C32 (&v)[E], int g, int u, const float2* tw, C3
   if constexpr (JB == kChunked) {
 #pragma unroll
     for (int j = 0; j < Kg; ++j) inverse_chunked(v, j, g, u, tw, s, warp_sync);
-  } else if constexpr (JB == 1) {
-#pragma unroll
-    for (int j = 0; j < Kg; ++j) {
-      if (j > 0) warp_sync();  // the group's I2 reads of j - 1 are done
-      i1<JB>(v, j, g, u, tw, s);
-      warp_sync();
-      i2<JB>(v, j, g, u, tw, s);
-    }
   } else {
 #pragma unroll
     for (int j = 0; j < Kg; ++j) i1<JB>(v, j, g, u, tw, s);
@@ -287,7 +270,7 @@ SARFUSE_HD inline void line_body(C32 (&v)[E], int t, const float2* hp, const flo
 
 }  // namespace wx
 
-// The fused line: load, forward, x H (in F3's order), inverse, store. JB: B's row blocks (Kg or 1).
+// The fused line: load, forward, x H (in F3's order), inverse, store. JB: B's row blocks (Kg or kChunked).
 template <bool Streaming, bool Prefetch, int MinBlocks = wx::kMinBlocks, int JB = wx::kDefaultJB>
 __global__ void __launch_bounds__(wx::T, MinBlocks)
     rc_warp_exchange(const float2* __restrict__ raw, const float2* __restrict__ hp, const float2* __restrict__ tw,
@@ -377,7 +360,6 @@ int main(int argc, char** argv) {
       std::printf("N = %d, %s: host steps vs float64, relative L2 %.3e%s\n", N, name, e, e < 1e-5 ? "" : "  ** WRONG **");
     };
     check("B a block per j", host_line<wx::Kg>(x.data(), permuted_filter(h), tw));
-    if constexpr (wx::Kg > 1) check("one B block, j in turn", host_line<1>(x.data(), permuted_filter(h), tw));
     check("B in S x S chunks", host_line<wx::kChunked>(x.data(), permuted_filter(h), tw));
     return ok ? 0 : 1;
   }
@@ -410,9 +392,9 @@ int main(int argc, char** argv) {
     variant.template operator()<false, false>("warp exchange", 0);
     variant.template operator()<true, false>("warp exchange, streaming stores", 0);
     if constexpr (wx::kMinBlocks == 2) variant.template operator()<false, false, 3>("warp exchange, 3 blocks of registers", 0);
-    if constexpr (wx::Kg > 1) {  // 8192: B one j at a time (half its shared memory), at one and two blocks a SM
-      variant.template operator()<false, false, 1, 1>("warp exchange, one B block", 0);
-      variant.template operator()<false, false, 2, 1>("warp exchange, one B block, 2 blocks of registers", 0);
+    if constexpr (N == 8192) {  // B one k1 at a time (half its shared memory), at one and two blocks a SM
+      variant.template operator()<false, false, 1, wx::kChunked>("warp exchange, B in chunks", 0);
+      variant.template operator()<false, false, 2, wx::kChunked>("warp exchange, B in chunks, 2 blocks of registers", 0);
     }
     if constexpr (N == 2048) variant.template operator()<false, false, 4, wx::kChunked>("warp exchange, B in chunks", 0);
     for (int lead : {8, 32, 132, 264}) {
